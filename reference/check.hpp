@@ -1,0 +1,47 @@
+// Input validation shared by every backend. Each check runs on the host before
+// anything is written (or any kernel launches) and throws andrea::InputError
+// with a message that names the offending value and the bound it broke.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "reference/errors.hpp"
+#include "reference/tensor.hpp"
+
+namespace andrea::check {
+
+/// Every id in [0, vocab_size); else "token id 8449 at position 2 is outside [0, 8449)".
+void token_ids(TokenIds ids, std::int64_t vocab_size);
+
+/// At least one id; else "empty sequence: at least one token id is required".
+void not_empty(TokenIds ids);
+
+/// 1 <= length <= context_length; else "sequence length 1025 exceeds context length 1024"
+/// or "empty sequence: at least one token id is required".
+void sequence_length(std::int64_t length, std::int64_t context_length);
+
+/// A (rows, cols) shape; else "`what` has shape (3, 768), expected (4, 768)".
+void shape(std::string_view what, std::int64_t rows, std::int64_t cols,  //
+           std::int64_t expected_rows, std::int64_t expected_cols);
+template <class T>
+void shape(std::string_view what, MatrixView<T> m, std::int64_t rows, std::int64_t cols) {
+  shape(what, m.rows(), m.cols(), rows, cols);
+}
+
+/// At least one row and one column; else "`what` is empty: shape (0, 768)".
+void non_empty(std::string_view what, std::int64_t rows, std::int64_t cols);
+template <class T>
+void non_empty(std::string_view what, MatrixView<T> m) {
+  non_empty(what, m.rows(), m.cols());
+}
+
+/// A vector of `size` elements (size >= 1); else "`what` has 3 elements, expected 4"
+/// or "`what` is empty: at least one element is required".
+void vector_size(std::string_view what, std::span<const float> v, std::int64_t size);
+
+/// Every element finite; else "`what`[5] is nan: a finite value is required".
+void finite(std::string_view what, std::span<const float> v);
+
+}  // namespace andrea::check

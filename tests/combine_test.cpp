@@ -1,0 +1,157 @@
+// Lesson 5 — combine: x[t] = wte[id_t] + wpe[t]. Checked against
+// golden/combine.json (wte(idx) + wpe(pos) in PyTorch) and hand-worked cases.
+#include <cmath>
+
+#include "tests/support/backend.hpp"
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::testing;
+
+// wte row r = [r, r], wpe row t = [100 t, 100 t]: x[t] = [id + 100 t, ...].
+struct Tables {
+  Matrix wte{5, 2}, wpe{3, 2};
+  Tables() {
+    for (int r = 0; r < 5; ++r) wte(r, 0) = wte(r, 1) = static_cast<float>(r);
+    for (int t = 0; t < 3; ++t) wpe(t, 0) = wpe(t, 1) = 100.0f * t;
+  }
+};
+
+TEST(Combine, HandWorked) {
+  const Tables tables;
+  const std::vector<std::int32_t> ids = {4, 1, 4};
+  Matrix out(3, 2);
+  backend::combine(tables.wte, tables.wpe, ids, out);
+  const float expected[] = {4, 4, 101, 101, 204, 204};
+  EXPECT_TRUE(all_close("x", out.view().flat(), expected, {}, 2));
+}
+
+TEST(Combine, BatchUsesPositionInSequenceNotBatchIndex) {
+  const Tables tables;
+  const std::int32_t ids[] = {4, 1, 4,  //
+                              0, 0, 2};
+  Matrix out(6, 2);
+  backend::combine_batch(tables.wte, tables.wpe, TokenIdBatch(ids, 2, 3), out);
+  const float expected[] = {4, 4, 101, 101, 204, 204,  // sequence 0
+                            0, 0, 100, 100, 202, 202};  // sequence 1 starts again at t = 0
+  EXPECT_TRUE(all_close("x", out.view().flat(), expected, {}, 2));
+}
+
+void expect_golden_case(const char* name) {
+  const json& c = golden_case("combine", name);
+  const Config config = config_of(c);
+  const Matrix& wte = token_table(config), wpe = position_table(config);
+  const Matrix expected = to_matrix(c.at("out"));
+  Matrix out(expected.rows(), config.d_model);
+  if (c.at("ids").at(0).is_array()) {
+    const json& batch = c.at("ids");
+    std::vector<std::int32_t> flat;
+    for (const json& seq : batch) {
+      for (const std::int32_t id : to_ids(seq)) flat.push_back(id);
+    }
+    const auto n = static_cast<std::int64_t>(batch.at(0).size());
+    backend::combine_batch(wte, wpe, TokenIdBatch(flat.data(), static_cast<std::int64_t>(batch.size()), n), out);
+  } else {
+    backend::combine(wte, wpe, to_ids(c.at("ids")), out);
+  }
+  EXPECT_TRUE(all_close("x", out, expected, tolerance_of(c)));
+}
+
+TEST(Combine, GoldenTiny) { expect_golden_case("tiny"); }
+TEST(Combine, GoldenTinyBatch) { expect_golden_case("tiny-batch"); }
+TEST(Combine, GoldenOddWidth) { expect_golden_case("odd-width"); }
+
+std::vector<float> norms_of(const Matrix& x, double* sum) {
+  std::vector<float> norms;
+  *sum = 0.0;
+  for (std::int64_t r = 0; r < x.rows(); ++r) {
+    double squares = 0.0;
+    for (const float v : x.row(r)) squares += double{v} * v, *sum += v;
+    norms.push_back(static_cast<float>(std::sqrt(squares)));
+  }
+  return norms;
+}
+
+TEST(Combine, GoldenAndrea120mExampleSequence) {
+  const json& c = golden_case("combine", "andrea-120m-example");
+  const Matrix& wte = token_table(andrea_120m), wpe = position_table(andrea_120m);
+  const std::vector<std::int32_t> ids = example_ids(1024, andrea_120m.vocab_size);
+  Matrix x(1024, andrea_120m.d_model);
+  backend::combine(wte, wpe, ids, x);
+  for (const auto& [row, values] : c.at("rows").items()) {
+    EXPECT_TRUE(all_close("x row " + row, x.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+  }
+  double sum = 0.0;
+  EXPECT_TRUE(all_close("row norms", norms_of(x, &sum), to_floats(c.at("row_norms")), {0, 1e-6}));
+  EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), {1e-9, 1e-12}));
+}
+
+TEST(Combine, GoldenAndrea120mBatch) {
+  const json& c = golden_case("combine", "andrea-120m-batch");
+  const Matrix& wte = token_table(andrea_120m), wpe = position_table(andrea_120m);
+  const std::vector<std::int32_t> ids = example_ids(1024, andrea_120m.vocab_size);
+  std::vector<std::int32_t> batch(2 * 1024);
+  for (std::size_t b = 0; b < 2; ++b) {
+    for (std::size_t t = 0; t < 1024; ++t) batch[b * 1024 + t] = ids[(t + b) % 1024];
+  }
+  Matrix x(2 * 1024, andrea_120m.d_model);
+  backend::combine_batch(wte, wpe, TokenIdBatch(batch.data(), 2, 1024), x);
+  double sum = 0.0;
+  EXPECT_TRUE(all_close("row norms", norms_of(x, &sum), to_floats(c.at("row_norms")), {0, 1e-6}));
+  EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), {1e-9, 1e-12}));
+}
+
+class CombineBadInput : public ::testing::Test {
+ protected:
+  Tables tables;
+  Matrix out{3, 2};
+  void SetUp() override { std::fill_n(out.view().data(), out.view().size(), -7.0f); }
+  void expect_untouched() {
+    for (const float x : out.view().flat()) ASSERT_EQ(x, -7.0f) << "out was written";
+  }
+};
+
+TEST_F(CombineBadInput, IdOutOfRange) {
+  const std::vector<std::int32_t> ids = {0, 1, 5};
+  EXPECT_INPUT_ERROR(backend::combine(tables.wte, tables.wpe, ids, out),
+                     "token id 5 at position 2 is outside [0, 5)");
+  expect_untouched();
+}
+
+TEST_F(CombineBadInput, LongerThanContext) {
+  const std::vector<std::int32_t> ids = {0, 1, 2, 3};
+  Matrix out4(4, 2);
+  EXPECT_INPUT_ERROR(backend::combine(tables.wte, tables.wpe, ids, out4),
+                     "sequence length 4 exceeds context length 3");
+}
+
+TEST_F(CombineBadInput, EmptySequence) {
+  EXPECT_INPUT_ERROR(backend::combine(tables.wte, tables.wpe, {}, out), "empty sequence");
+  expect_untouched();
+}
+
+TEST_F(CombineBadInput, TablesOfDifferentWidth) {
+  Matrix wpe3(3, 3);
+  const std::vector<std::int32_t> ids = {0, 1, 2};
+  EXPECT_INPUT_ERROR(backend::combine(tables.wte, wpe3, ids, out),
+                     "wpe has shape (3, 3), expected (3, 2)");
+  expect_untouched();
+}
+
+TEST_F(CombineBadInput, BatchIdOutOfRangeNamesFlatPosition) {
+  const std::int32_t ids[] = {0, 1, 2, 3, -4, 0};
+  Matrix out6(6, 2);
+  EXPECT_INPUT_ERROR(backend::combine_batch(tables.wte, tables.wpe, TokenIdBatch(ids, 2, 3), out6),
+                     "token id -4 at position 4 is outside [0, 5)");
+  for (const float x : out6.view().flat()) ASSERT_EQ(x, 0.0f) << "out was written";
+}
+
+TEST_F(CombineBadInput, BatchOutputShape) {
+  const std::int32_t ids[] = {0, 1, 2, 3, 4, 0};
+  EXPECT_INPUT_ERROR(backend::combine_batch(tables.wte, tables.wpe, TokenIdBatch(ids, 2, 3), out),
+                     "out has shape (3, 2), expected (6, 2)");
+  expect_untouched();
+}
+
+}  // namespace

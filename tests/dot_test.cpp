@@ -1,0 +1,100 @@
+// Lesson 3 — dot product and cosine similarity. Checked against golden/dot.json
+// (torch.dot, F.cosine_similarity, in float64) and hand-worked cases.
+#include <limits>
+
+#include "tests/support/backend.hpp"
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::testing;
+
+TEST(Dot, HandWorked) {
+  const float u[] = {1, 2, 3}, v[] = {4, 5, 6};
+  EXPECT_EQ(backend::dot(u, v), 32.0f);  // 4 + 10 + 18
+  const float x[] = {1, 0}, y[] = {0, 1};
+  EXPECT_EQ(backend::dot(x, y), 0.0f);  // a right angle
+  const float minus_u[] = {-1, -2, -3};
+  EXPECT_EQ(backend::dot(u, minus_u), -14.0f);  // opposite directions
+}
+
+TEST(Cosine, HandWorked) {
+  const float u[] = {1, 2, 3}, twice_u[] = {2, 4, 6}, minus_u[] = {-1, -2, -3};
+  EXPECT_NEAR(backend::cosine_similarity(u, twice_u), 1.0f, 1e-7);
+  EXPECT_NEAR(backend::cosine_similarity(u, minus_u), -1.0f, 1e-7);
+  const float x[] = {3, 0}, y[] = {1, 1};
+  EXPECT_NEAR(backend::cosine_similarity(x, y), 0.70710678f, 1e-7);  // 45 degrees
+}
+
+TEST(Cosine, ZeroVectorGivesZeroNotNan) {
+  const float u[] = {1, 2, 3}, zero[] = {0, 0, 0};
+  EXPECT_EQ(backend::cosine_similarity(u, zero), 0.0f);
+  EXPECT_EQ(backend::cosine_similarity(zero, zero), 0.0f);
+}
+
+TEST(Dot, NoOverflowNoUnderflowInCosine) {
+  const float big[] = {1e20f, 1e20f}, tiny[] = {1e-30f, 1e-30f};
+  EXPECT_NEAR(backend::cosine_similarity(big, big), 1.0f, 1e-7);
+  EXPECT_NEAR(backend::cosine_similarity(tiny, tiny), 1.0f, 1e-7);
+  EXPECT_NEAR(backend::cosine_similarity(big, tiny), 1.0f, 1e-7);
+}
+
+TEST(Dot, GoldenCases) {
+  for (const json& c : golden("dot").at("cases")) {
+    if (!c.contains("u")) continue;
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    const std::vector<float> u = to_floats(c.at("u")), v = to_floats(c.at("v"));
+    if (c.contains("dot")) {
+      EXPECT_TRUE(close("dot", backend::dot(u, v), c.at("dot").get<double>(), tolerance_of(c)));
+    }
+    if (c.contains("cosine")) {
+      EXPECT_TRUE(close("cosine", backend::cosine_similarity(u, v), c.at("cosine").get<double>(),
+                        tolerance_of(c)));
+    }
+  }
+}
+
+TEST(Dot, GoldenAndreaRows) {
+  const json& c = golden_case("dot", "andrea-120m-rows-256-1842");
+  const Matrix& wte = token_table(andrea_120m);
+  EXPECT_TRUE(close("dot", backend::dot(wte.row(256), wte.row(1842)), c.at("dot").get<double>(),
+                    tolerance_of(c)));
+  EXPECT_TRUE(close("cosine", backend::cosine_similarity(wte.row(256), wte.row(1842)),
+                    c.at("cosine").get<double>(), tolerance_of(c)));
+}
+
+TEST(CosineMatrix, GoldenAndreaRows) {
+  const json& c = golden_case("dot", "andrea-120m-cosine-matrix");
+  const Matrix& wte = token_table(andrea_120m);
+  const std::vector<std::int32_t> ids = to_ids(c.at("ids"));
+  Matrix rows(static_cast<std::int64_t>(ids.size()), andrea_120m.d_model);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    std::copy_n(wte.row(ids[i]).data(), andrea_120m.d_model,
+                rows.view().row(static_cast<std::int64_t>(i)).data());
+  }
+  Matrix out(rows.rows(), rows.rows());
+  backend::cosine_matrix(rows, out);
+  EXPECT_TRUE(all_close("cosine matrix", out, to_matrix(c.at("cosine_matrix")), tolerance_of(c)));
+}
+
+TEST(DotBadInput, SizesDisagree) {
+  const float u[] = {1, 2, 3}, v[] = {1, 2};
+  EXPECT_INPUT_ERROR(backend::dot(u, v), "v has 2 elements, expected 3");
+  EXPECT_INPUT_ERROR(backend::cosine_similarity(u, v), "v has 2 elements, expected 3");
+}
+
+TEST(DotBadInput, EmptyAndNonFinite) {
+  const float u[] = {1, std::numeric_limits<float>::quiet_NaN()}, v[] = {1, 2};
+  EXPECT_INPUT_ERROR(backend::dot({}, {}), "u is empty");
+  EXPECT_INPUT_ERROR(backend::dot(u, v), "u[1] is nan");
+  EXPECT_INPUT_ERROR(backend::cosine_similarity(v, u), "v[1] is nan");
+}
+
+TEST(DotBadInput, CosineMatrixShape) {
+  Matrix rows(3, 4), out(3, 2);
+  std::fill_n(out.view().data(), 6, -7.0f);
+  EXPECT_INPUT_ERROR(backend::cosine_matrix(rows, out), "out has shape (3, 2), expected (3, 3)");
+  for (const float x : out.view().flat()) EXPECT_EQ(x, -7.0f) << "out was written";
+}
+
+}  // namespace

@@ -1,0 +1,122 @@
+// Lesson 1 — lookup. Checked against golden/lookup.json (torch.nn.Embedding)
+// and hand-worked cases.
+#include <cmath>
+#include <numeric>
+
+#include "tests/support/backend.hpp"
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::testing;
+
+// A 3 x 2 table whose entries are easy to read: row r is [2r, 2r + 1].
+Matrix small_table() {
+  Matrix wte(3, 2);
+  for (int i = 0; i < 6; ++i) wte.view().data()[i] = static_cast<float>(i);
+  return wte;
+}
+
+TEST(Lookup, HandWorkedRowsAreCopied) {
+  const Matrix wte = small_table();
+  const std::vector<std::int32_t> ids = {2, 0, 2};
+  Matrix out(3, 2);
+  backend::lookup(wte, ids, out);
+  const float expected[] = {4, 5, 0, 1, 4, 5};
+  EXPECT_TRUE(all_close("out", out.view().flat(), expected, {}, 2));
+}
+
+void expect_golden_case(const char* name) {
+  const json& c = golden_case("lookup", name);
+  const Config config = config_of(c);
+  const Matrix& wte = token_table(config);
+  const std::vector<std::int32_t> ids = to_ids(c.at("ids"));
+  Matrix out(static_cast<std::int64_t>(ids.size()), config.d_model);
+  backend::lookup(wte, ids, out);
+  EXPECT_TRUE(all_close("out", out, to_matrix(c.at("out")), tolerance_of(c)));
+}
+
+TEST(Lookup, GoldenTiny) { expect_golden_case("tiny"); }
+TEST(Lookup, GoldenOddWidth) { expect_golden_case("odd-width"); }
+
+TEST(Lookup, GoldenAndrea120mExampleSequence) {
+  const json& c = golden_case("lookup", "andrea-120m-example");
+  const Tolerance tol = tolerance_of(c);
+  const Matrix& wte = token_table(andrea_120m);
+  const std::vector<std::int32_t> ids = example_ids(1024, andrea_120m.vocab_size);
+  ASSERT_EQ(std::vector<std::int32_t>(ids.begin(), ids.begin() + 8), to_ids(c.at("ids_head")));
+  ASSERT_EQ(std::accumulate(ids.begin(), ids.end(), std::int64_t{0}), c.at("ids_sum"));
+
+  Matrix out(1024, andrea_120m.d_model);
+  backend::lookup(wte, ids, out);
+  for (const auto& [row, values] : c.at("rows").items()) {
+    EXPECT_TRUE(all_close("out row " + row, out.row(std::stoll(row)), to_floats(values), tol));
+  }
+  std::vector<float> norms;
+  double sum = 0.0;
+  for (std::int64_t r = 0; r < out.rows(); ++r) {
+    double squares = 0.0;
+    for (const float x : out.row(r)) {
+      squares += double{x} * x;
+      sum += x;
+    }
+    norms.push_back(static_cast<float>(std::sqrt(squares)));
+  }
+  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("row_norms")), {0, 1e-6}));
+  EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), {1e-9, 1e-12}));
+}
+
+// Bad input: a clear error naming the value and the bound, and nothing written.
+class LookupBadInput : public ::testing::Test {
+ protected:
+  Matrix wte = small_table();
+  Matrix out{3, 2};
+  void SetUp() override { std::fill_n(out.view().data(), out.view().size(), -7.0f); }
+  void expect_untouched() {
+    for (const float x : out.view().flat()) ASSERT_EQ(x, -7.0f) << "out was written";
+  }
+};
+
+TEST_F(LookupBadInput, IdEqualToVocabSize) {
+  const std::vector<std::int32_t> ids = {0, 1, 3};
+  EXPECT_INPUT_ERROR(backend::lookup(wte, ids, out), "token id 3 at position 2 is outside [0, 3)");
+  expect_untouched();
+}
+
+TEST_F(LookupBadInput, NegativeId) {
+  const std::vector<std::int32_t> ids = {-1, 1, 2};
+  EXPECT_INPUT_ERROR(backend::lookup(wte, ids, out), "token id -1 at position 0 is outside [0, 3)");
+  expect_untouched();
+}
+
+TEST_F(LookupBadInput, EmptySequence) {
+  EXPECT_INPUT_ERROR(backend::lookup(wte, {}, out), "empty sequence");
+  expect_untouched();
+}
+
+TEST_F(LookupBadInput, OutputShapeDisagrees) {
+  const std::vector<std::int32_t> ids = {0, 1};
+  EXPECT_INPUT_ERROR(backend::lookup(wte, ids, out), "out has shape (3, 2), expected (2, 2)");
+  expect_untouched();
+}
+
+TEST_F(LookupBadInput, EmptyTable) {
+  const std::vector<std::int32_t> ids = {0, 0, 0};
+  EXPECT_INPUT_ERROR(backend::lookup(ConstFloatView(wte.view().data(), 0, 2), ids, out),
+                     "wte is empty: shape (0, 2)");
+  EXPECT_INPUT_ERROR(backend::lookup(ConstFloatView(wte.view().data(), 3, 0), ids, out),
+                     "wte is empty: shape (3, 0)");
+  expect_untouched();
+}
+
+TEST(Lookup, AndreaLastRowAndFirstOutOfRangeId) {
+  const Matrix& wte = token_table(andrea_120m);
+  Matrix out(2, andrea_120m.d_model);
+  const std::vector<std::int32_t> last = {8448, 0};
+  backend::lookup(wte, last, out);
+  EXPECT_TRUE(all_close("row 8448", out.row(0), wte.row(8448), {}));
+  const std::vector<std::int32_t> bad = {0, 8449};
+  EXPECT_INPUT_ERROR(backend::lookup(wte, bad, out), "token id 8449 at position 1 is outside [0, 8449)");
+}
+
+}  // namespace

@@ -1,0 +1,71 @@
+// Lesson 6 — parameter count. materialize() allocates nothing itself: it fills
+// both tables with the shared init and counts what it wrote. Checked against
+// golden/params.json (numel of PyTorch modules) and golden/init.json (numpy).
+#include "tests/support/backend.hpp"
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::testing;
+
+TEST(Params, CountsMatchPyTorchModules) {
+  for (const Config& config : presets) {
+    SCOPED_TRACE(std::string(config.name));
+    const json& c = golden_case("params", config.name);
+    EXPECT_EQ(token_table_params(config), c.at("token_table"));
+    EXPECT_EQ(position_table_params(config), c.at("position_table"));
+    EXPECT_EQ(embedding_params(config), c.at("embedding_total"));
+    EXPECT_EQ(head_params(config), c.at("head_params_added"));
+  }
+}
+
+TEST(Params, MaterializeAndrea120mReportsWhatItWrote) {
+  Matrix wte(andrea_120m.vocab_size, andrea_120m.d_model);
+  Matrix wpe(andrea_120m.context_length, andrea_120m.d_model);
+  const ParameterReport report = backend::materialize(andrea_120m, default_seed, wte, wpe);
+  EXPECT_EQ(report.token_params, 6'488'832);
+  EXPECT_EQ(report.position_params, 786'432);
+  EXPECT_EQ(report.total, 7'275'264);
+  EXPECT_EQ(report.bytes, 29'101'056);
+
+  const json& c = golden_case("init", "andrea-120m");
+  for (const auto& [row, values] : c.at("wte_rows").items()) {
+    EXPECT_TRUE(all_close("wte row " + row, wte.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+  }
+  for (const auto& [row, values] : c.at("wpe_rows").items()) {
+    EXPECT_TRUE(all_close("wpe row " + row, wpe.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+  }
+  double wte_sum = 0.0, wpe_sum = 0.0;
+  for (const float x : wte.view().flat()) wte_sum += x;
+  for (const float x : wpe.view().flat()) wpe_sum += x;
+  EXPECT_TRUE(close("sum of wte", wte_sum, c.at("wte_sum").get<double>(), {1e-6, 1e-9}));
+  EXPECT_TRUE(close("sum of wpe", wpe_sum, c.at("wpe_sum").get<double>(), {1e-6, 1e-9}));
+}
+
+TEST(Params, MaterializeTinyMatchesNumpyWholeTables) {
+  const json& c = golden_case("init", "tiny");
+  const Config config = config_of(c);
+  Matrix wte(config.vocab_size, config.d_model), wpe(config.context_length, config.d_model);
+  const ParameterReport report = backend::materialize(config, default_seed, wte, wpe);
+  EXPECT_EQ(report.total, (5 + 3) * 4);
+  EXPECT_TRUE(all_close("wte", wte, to_matrix(c.at("wte")), tolerance_of(c)));
+  EXPECT_TRUE(all_close("wpe", wpe, to_matrix(c.at("wpe")), tolerance_of(c)));
+}
+
+TEST(ParamsBadInput, ZeroSizedConfig) {
+  Matrix wte(5, 4), wpe(3, 4);
+  EXPECT_INPUT_ERROR(backend::materialize({"zero-d", 5, 0, 3, false}, 1, wte, wpe),
+                     "d_model = 0 must be at least 1");
+  EXPECT_INPUT_ERROR(backend::materialize({"zero-v", 0, 4, 3, false}, 1, wte, wpe),
+                     "vocab_size = 0 must be at least 1");
+  for (const float x : wte.view().flat()) ASSERT_EQ(x, 0.0f) << "wte was written";
+}
+
+TEST(ParamsBadInput, TableShapeDisagreesWithConfig) {
+  Matrix wte(5, 4), wpe(2, 4);
+  EXPECT_INPUT_ERROR(backend::materialize({"tiny", 5, 4, 3, false}, 1, wte, wpe),
+                     "wpe has shape (2, 4), expected (3, 4)");
+  for (const float x : wte.view().flat()) ASSERT_EQ(x, 0.0f) << "wte was written";
+}
+
+}  // namespace
