@@ -29,21 +29,24 @@ TEST(Norm, NoOverflowNoUnderflow) {
                     {0, 1e-6}));
 }
 
-TEST(Norm, GoldenVectors) {
-  for (const json& c : golden("norm").at("cases")) {
-    if (!c.contains("v")) continue;
-    SCOPED_TRACE(c.at("name").get<std::string>());
-    const std::vector<float> v = to_floats(c.at("v"));
-    EXPECT_TRUE(close("norm", backend::l2_norm(v), c.at("norm").get<double>(), tolerance_of(c)));
-  }
+class NormGolden : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(NormGolden, Vector) {
+  const json& c = golden_case("norm", GetParam());
+  const std::vector<float> x = to_floats(c.at("x"));
+  EXPECT_TRUE(close("norm", backend::l2_norm(x), c.at("norm").get<double>(), tolerance_of(c)));
 }
 
+INSTANTIATE_TEST_SUITE_P(Golden, NormGolden,
+                         ::testing::Values("3-4-5", "1-2-2", "large", "tiny-values",
+                                           "single-negative", "andrea-wte-row-42"));
+
 TEST(Norm, GoldenRowNorms) {
-  const json& c = golden_case("norm", "tiny-row-norms");
+  const json& c = golden_case("norm", "tiny-wte-row-norms");
   const Matrix& wte = token_table(config_of(c));
   std::vector<float> norms(static_cast<std::size_t>(wte.rows()));
   backend::row_norms(wte, norms);
-  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("norms")), tolerance_of(c)));
+  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("row_norms")), tolerance_of(c)));
 }
 
 TEST(Norm, RowNormsOfAndreaTokenTable) {
@@ -51,7 +54,7 @@ TEST(Norm, RowNormsOfAndreaTokenTable) {
   const Matrix& wte = token_table(andrea_120m);
   std::vector<float> norms(static_cast<std::size_t>(wte.rows()));
   backend::row_norms(wte, norms);
-  const json& c = golden_case("norm", "andrea-120m-wte-row-42");
+  const json& c = golden_case("norm", "andrea-wte-row-42");
   EXPECT_TRUE(close("norm of row 42", norms[42], c.at("norm").get<double>(), tolerance_of(c)));
   for (const float n : norms) ASSERT_NEAR(n, 1.0f, 0.25f);
 }

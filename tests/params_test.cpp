@@ -38,8 +38,8 @@ TEST(Params, MaterializeAndrea120mReportsWhatItWrote) {
   double wte_sum = 0.0, wpe_sum = 0.0;
   for (const float x : wte.view().flat()) wte_sum += x;
   for (const float x : wpe.view().flat()) wpe_sum += x;
-  EXPECT_TRUE(close("sum of wte", wte_sum, c.at("wte_sum").get<double>(), {1e-6, 1e-9}));
-  EXPECT_TRUE(close("sum of wpe", wpe_sum, c.at("wpe_sum").get<double>(), {1e-6, 1e-9}));
+  EXPECT_TRUE(close("sum of wte", wte_sum, c.at("wte_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
+  EXPECT_TRUE(close("sum of wpe", wpe_sum, c.at("wpe_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
 }
 
 TEST(Params, MaterializeTinyMatchesNumpyWholeTables) {

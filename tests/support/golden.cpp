@@ -82,8 +82,8 @@ Matrix to_matrix(const json& rows) {
   return m;
 }
 
-Tolerance tolerance_of(const json& c) {
-  const json& t = c.at("tolerance");
+Tolerance tolerance_of(const json& c, std::string_view field) {
+  const json& t = c.at(field);
   return {t.at("abs").get<double>(), t.at("rel").get<double>()};
 }
 

@@ -42,7 +42,8 @@ struct Tolerance {
   double abs = 0.0;
   double rel = 0.0;
 };
-Tolerance tolerance_of(const json& c);
+/// A case's tolerance: {"abs": a, "rel": r}; `field` selects e.g. "norm_tolerance".
+Tolerance tolerance_of(const json& c, std::string_view field = "tolerance");
 
 /// Element-wise |got - expected| <= abs + rel * |expected|. On failure the
 /// message gives the shape, the first wrong index (row, col), expected, got and
