@@ -1,0 +1,194 @@
+// andrea-embed: runs the ANDREA-120M embedding layer, x[t] = wte[id_t] + wpe[t],
+// on real token ids and shows what the lessons teach: the parameter table, the
+// shape of x, row norms, dot products and cosine similarities.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <optional>
+
+#include "apps/backend.hpp"
+#include "apps/ids_input.hpp"
+#include "apps/npy.hpp"
+#include "reference/errors.hpp"
+#include "reference/init.hpp"
+
+namespace {
+
+using namespace andrea;
+
+struct Options {
+  std::string config = "andrea-120m";
+  std::uint64_t seed = default_seed;
+  std::string ids, ids_file, ids_format = "auto", text, out, backend;
+  std::int64_t offset = 0, length = -1;
+};
+
+// 7275264 -> "7,275,264"
+std::string grouped(std::int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::vector<std::int32_t> read_input(const Options& o, const Config& config, std::string* what) {
+  if (!o.ids.empty()) {
+    *what = "--ids";
+    return cli::parse_ids(o.ids, "--ids");
+  }
+  if (!o.ids_file.empty()) {
+    const cli::IdsFormat format = o.ids_format == "auto"   ? cli::guess_format(o.ids_file)
+                                  : o.ids_format == "text" ? cli::IdsFormat::text
+                                                           : cli::IdsFormat::uint16;
+    *what = fmt::format("{} ({}, offset {})", o.ids_file,
+                        format == cli::IdsFormat::text ? "text" : "raw uint16", o.offset);
+    return cli::read_ids_file(o.ids_file, format, o.offset, o.length);
+  }
+  if (!o.text.empty()) {
+    *what = "--text as UTF-8 byte ids 0-255";
+    return cli::byte_ids(o.text);
+  }
+  *what = fmt::format("the lesson's example sequence (seed {})", o.seed);
+  return example_ids(config.context_length, config.vocab_size, o.seed);
+}
+
+const cli::Backend& pick_backend(const std::vector<cli::Backend>& all, const std::string& name) {
+  for (const cli::Backend& b : all) {
+    if (name.empty() ? b.unavailable().empty() : b.name == name) {
+      if (const std::string why = b.unavailable(); !why.empty()) {
+        throw InputError(fmt::format("backend {} is not usable here: {}", name, why));
+      }
+      return b;
+    }
+  }
+  std::vector<std::string_view> names;
+  for (const cli::Backend& b : all) names.push_back(b.name);
+  throw InputError(fmt::format("unknown backend '{}': this build has {}", name,
+                               fmt::join(names, ", ")));
+}
+
+void print_parameters(const Config& c, const ParameterReport& r) {
+  const auto share = [](std::int64_t part, std::int64_t whole) {
+    return whole > 0 ? fmt::format("{:6.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : std::string("     -");
+  };
+  fmt::print("\nparameters (counted while the tables were written)\n");
+  fmt::print("  {:<28} {:>14} {:>12} {:>9} {:>9}\n", "", "shape", "count", "of layer",
+             fmt::format("of ~{}M", c.model_params / 1'000'000));
+  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte", fmt::format("({}, {})", c.vocab_size, c.d_model),
+             grouped(r.token_params), share(r.token_params, r.total), share(r.token_params, c.model_params));
+  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "position embedding wpe",
+             fmt::format("({}, {})", c.context_length, c.d_model), grouped(r.position_params),
+             share(r.position_params, r.total), share(r.position_params, c.model_params));
+  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "embedding layer", "", grouped(r.total),
+             share(r.total, r.total), share(r.total, c.model_params));
+  fmt::print("  {:<28} {:>14} {:>12}\n", c.tied_head ? "output head (tied to wte)" : "output head (untied)",
+             fmt::format("({}, {})", c.vocab_size, c.d_model), c.tied_head ? "+0" : "+" + grouped(head_params(c)));
+  fmt::print("  memory: {} bytes in fp32 ({:.1f} MiB), {} in bf16\n", grouped(r.bytes),
+             static_cast<double>(r.bytes) / (1 << 20), grouped(r.total * 2));
+}
+
+void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const std::int32_t> ids) {
+  const std::int64_t n = x.rows(), d = x.cols();
+  fmt::print("\nx = wte[ids] + wpe[0..n)   shape ({}, {}) float32\n", n, d);
+  for (std::int64_t t = 0; t < std::min<std::int64_t>(n, 3); ++t) {
+    const auto row = x.row(t).first(static_cast<std::size_t>(std::min<std::int64_t>(d, 5)));
+    fmt::print("  x[{}] = wte[{}] + wpe[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)], t,
+               fmt::join(row, ", "));
+  }
+  std::vector<float> norms(static_cast<std::size_t>(n));
+  backend.row_norms(x, norms);
+  const auto [lo, hi] = std::minmax_element(norms.begin(), norms.end());
+  double mean = 0.0;
+  for (const float v : norms) mean += v / static_cast<double>(n);
+  fmt::print("  row norms ||x[t]||: first [{:.4f}]  min {:.4f} (t={})  mean {:.4f}  max {:.4f} (t={})\n",
+             fmt::join(std::span(norms).first(static_cast<std::size_t>(std::min<std::int64_t>(n, 4))), ", "),
+             *lo, lo - norms.begin(), mean, *hi, hi - norms.begin());
+
+  const std::int64_t k = std::min<std::int64_t>(n, 4);
+  const ConstFloatView first(x.view().data(), k, d);
+  Matrix cos(k, k);
+  backend.cosine_matrix(first, cos);
+  fmt::print("\n  first {} rows of x: dot product | cosine similarity\n", k);
+  for (std::int64_t i = 0; i < k; ++i) {
+    std::vector<std::string> dots, coss;
+    for (std::int64_t j = 0; j < k; ++j) {
+      dots.push_back(fmt::format("{:+8.4f}", backend.dot(first.row(i), first.row(j))));
+      coss.push_back(fmt::format("{:+7.4f}", cos(i, j)));
+    }
+    fmt::print("  x[{}] {} | {}\n", i, fmt::join(dots, " "), fmt::join(coss, " "));
+  }
+  fmt::print("  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
+}
+
+int run(const Options& o) {
+  const Config& config = config_by_name(o.config);
+  const std::vector<cli::Backend> all = cli::backends();
+  const cli::Backend& backend = pick_backend(all, o.backend);
+
+  std::string source;
+  const std::vector<std::int32_t> ids = read_input(o, config, &source);
+
+  Matrix wte(config.vocab_size, config.d_model), wpe(config.context_length, config.d_model);
+  const ParameterReport report = backend.materialize(config, o.seed, wte, wpe);
+  Matrix x(static_cast<std::int64_t>(ids.size()), config.d_model);
+  backend.combine(wte, wpe, ids, x);  // validates ids and length before writing
+
+  fmt::print("andrea-embed — the first layer of {}\n", config.name);
+  fmt::print("  backend  {}: {}\n", backend.name, backend.description);
+  fmt::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {} head\n",
+             grouped(config.vocab_size), config.d_model, grouped(config.context_length),
+             config.tied_head ? "tied" : "untied");
+  fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model, o.seed);
+  fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), source,
+             fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
+             ids.size() > 8 ? ", ..." : "");
+  print_parameters(config, report);
+  print_summary(backend, x, ids);
+  if (!o.out.empty()) {
+    cli::write_npy(o.out, x);
+    fmt::print("\nwrote {} (float32, shape ({}, {}))\n", o.out, x.rows(), x.cols());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Runs the embedding layer x[t] = wte[id_t] + wpe[t] of ANDREA-120M (or GPT-2 124M) on\n"
+      "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"
+      "With no input option it uses the lesson's example: 1,024 ids starting 256, 1842, 7301."};
+  Options o;
+  auto* ids = app.add_option("--ids", o.ids, "token ids, comma- or space-separated: --ids 256,1842,7301");
+  auto* file = app.add_option("--ids-file", o.ids_file,
+                              "a file of ids: text (comma/whitespace) or raw little-endian uint16 "
+                              "as nanoGPT's train.bin (*.bin)");
+  app.add_option("--ids-format", o.ids_format, "format of --ids-file: auto (by extension), text, uint16")
+      ->check(CLI::IsMember({"auto", "text", "uint16"}));
+  app.add_option("--offset", o.offset, "first id of the window read from --ids-file (default 0)")->needs(file);
+  app.add_option("--length", o.length, "number of ids read from --ids-file (n <= T; default: to the end)")
+      ->needs(file);
+  auto* text = app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
+  ids->excludes(file)->excludes(text);
+  file->excludes(text);
+  app.add_option("--config", o.config, "andrea-120m (default) or gpt2-124m")
+      ->check(CLI::IsMember({"andrea-120m", "gpt2-124m"}));
+  app.add_option("--seed", o.seed, "seed of the Philox init and of the example ids (default 1337)");
+  app.add_option("--out", o.out, "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
+  app.add_option("--backend", o.backend,
+                 "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return run(o);
+  } catch (const andrea::InputError& e) {
+    fmt::print(stderr, "andrea-embed: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "andrea-embed: failed: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,34 @@
+// The CLI's view of a backend: the pieces it calls, behind one table, so the
+// same driver runs the plain C++ reference, the CUDA kernels on the CPU
+// execution layer, or the CUDA kernels on a GPU.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/config.hpp"
+#include "reference/params.hpp"
+#include "reference/tensor.hpp"
+
+namespace andrea::cli {
+
+struct Backend {
+  std::string_view name;         ///< "cpu", "cuda-sim", "cuda"
+  std::string_view description;  ///< one line for the report
+  ParameterReport (*materialize)(const Config&, std::uint64_t, FloatView, FloatView);
+  void (*combine)(ConstFloatView, ConstFloatView, TokenIds, FloatView);
+  void (*row_norms)(ConstFloatView, std::span<float>);
+  void (*cosine_matrix)(ConstFloatView, FloatView);
+  float (*dot)(std::span<const float>, std::span<const float>);
+  /// Empty when usable; otherwise why not (e.g. "no CUDA device: ...").
+  std::string (*unavailable)();
+};
+
+/// Every backend this program was built with, in order of preference for the
+/// default: cuda (when a GPU is usable), then cpu, then cuda-sim.
+std::vector<Backend> backends();
+
+}  // namespace andrea::cli

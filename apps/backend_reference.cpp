@@ -1,0 +1,14 @@
+#include "apps/backend.hpp"
+#include "reference/combine.hpp"
+#include "reference/dot.hpp"
+#include "reference/norm.hpp"
+
+namespace andrea::cli {
+
+Backend reference_backend() {
+  return {"cpu", "plain C++ reference (reference/)", &reference::materialize,
+          &reference::combine, &reference::row_norms, &reference::cosine_matrix, &reference::dot,
+          [] { return std::string(); }};
+}
+
+}  // namespace andrea::cli

@@ -1,0 +1,46 @@
+#include "apps/npy.hpp"
+
+#include <bit>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "reference/errors.hpp"
+
+namespace andrea::cli {
+
+void write_npy(const std::string& path, ConstFloatView m) {
+  static_assert(std::endian::native == std::endian::little, "'<f4' needs a little-endian host");
+  std::string header = fmt::format("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}",
+                                   m.rows(), m.cols());
+  // Magic (6) + version (2) + header length (2) + header + '\n' is a multiple of 64.
+  const std::size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", path));
+    const char preamble[] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                             static_cast<char>(header.size() & 0xff),
+                             static_cast<char>(header.size() >> 8)};
+    out.write(preamble, sizeof preamble);
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    out.write(reinterpret_cast<const char*>(m.data()),
+              static_cast<std::streamsize>(m.size() * sizeof(float)));
+    if (!out.flush()) {
+      std::remove(partial.c_str());
+      throw InputError(fmt::format("cannot write '{}'", path));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) {
+    std::remove(partial.c_str());
+    throw InputError(fmt::format("cannot write '{}': {}", path, ec.message()));
+  }
+}
+
+}  // namespace andrea::cli

@@ -1,0 +1,16 @@
+// Writing a float32 matrix as a .npy file that numpy.load reads.
+#pragma once
+
+#include <string>
+
+#include "reference/tensor.hpp"
+
+namespace andrea::cli {
+
+/// Writes m (rows, cols) float32 as NPY format 1.0 ('<f4', C order, shape
+/// (rows, cols)). The bytes go to a temporary file renamed into place at the
+/// end, so a failure leaves no partial file. Throws andrea::InputError when the
+/// file cannot be written. Format: numpy/lib/format.py (NEP 1).
+void write_npy(const std::string& path, ConstFloatView m);
+
+}  // namespace andrea::cli
