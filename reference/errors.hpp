@@ -13,12 +13,12 @@ class InputError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-/// A lesson's function that the student has not written yet (grade mode stubs).
+/// A lesson's function that the student has not written yet (the exercise stubs).
+/// file: "01_lookup/lookup.cu"; function: "lookup".
 class NotImplemented : public std::logic_error {
  public:
-  NotImplemented(const std::string& lesson, const std::string& function)
-      : std::logic_error("lesson " + lesson + ": " + function +
-                         " is not implemented yet (write it in lessons/" + lesson + "/)") {}
+  NotImplemented(const std::string& file, const std::string& function)
+      : std::logic_error("not implemented yet: " + function + "() in lessons/" + file) {}
 };
 
 }  // namespace andrea

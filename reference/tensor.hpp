@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace andrea {
@@ -27,8 +28,10 @@ class MatrixView {
   }
   constexpr T& operator()(std::int64_t r, std::int64_t c) const { return data_[r * cols_ + c]; }
 
-  /// A view of mutable data converts to a view of const data.
-  constexpr operator MatrixView<const T>() const { return {data_, rows_, cols_}; }
+  /// A view of const data can be made from a view of mutable data.
+  template <class U>
+    requires std::is_same_v<const U, T> && (!std::is_same_v<U, T>)
+  constexpr MatrixView(MatrixView<U> other) : MatrixView(other.data(), other.rows(), other.cols()) {}
 
  private:
   T* data_ = nullptr;

@@ -1,0 +1,97 @@
+// Lesson 5 — combine: the whole embedding layer in one kernel,
+//   x[b, t] = wte[ids[b, t]] + wpe[t]
+// fused so that x is written once (two separate passes would write and re-read it).
+//
+//   grid  = B * n blocks; block r makes output row r = b * n + t
+//   block = up to 256 threads striding over the row (float4 when d_model % 4 == 0)
+//
+//        ids (B, n)         row r  ->  b = r / n, t = r % n
+//        out (B * n, d)     out[r] = wte[ids[r]] + wpe[t]     (t, never b)
+#include "cuda/combine.hpp"
+
+#include <algorithm>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+// BEGIN SOLUTION
+__device__ inline float add(float a, float b) { return a + b; }
+__device__ inline float4 add(float4 a, float4 b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
+}
+
+// T is float or float4; d is the row width in T units; n the sequence length.
+template <class T>
+__global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* ids, T* out,
+                               std::int64_t n, std::int64_t d, std::int64_t vocab_size) {
+  const std::int64_t r = blockIdx.x;
+  const std::int64_t t = r % n;  // the position inside the sequence
+  const std::int32_t id = ids[r];
+  if (id < 0 || id >= vocab_size) return;  // validated on the host; never read outside wte
+  const T* tok = wte + id * d;
+  const T* pos = wpe + t * d;
+  T* x = out + r * d;
+  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x[c] = add(tok[c], pos[c]);
+}
+
+constexpr auto combine_scalar = combine_kernel<float>;
+constexpr auto combine_vector = combine_kernel<float4>;
+
+void check_tables(ConstFloatView wte, ConstFloatView wpe) {
+  check::non_empty("wte", wte);
+  check::non_empty("wpe", wpe);
+  check::shape("wpe", wpe, wpe.rows(), wte.cols());
+}
+
+// ids (B, n) validated; out (B * n, d_model).
+void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
+  const DeviceBuffer<float> d_wte(wte.flat()), d_wpe(wpe.flat());
+  const DeviceBuffer<std::int32_t> d_ids(ids.flat());
+  DeviceBuffer<float> d_out(out.size());
+  const auto rows = static_cast<unsigned>(ids.size());
+  const std::int64_t d = wte.cols();
+  const auto threads = [](std::int64_t width) {
+    return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
+  };
+  if (d % 4 == 0) {
+    ANDREA_LAUNCH(combine_vector, rows, threads(d / 4), reinterpret_cast<const float4*>(d_wte.get()),
+                  reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
+                  reinterpret_cast<float4*>(d_out.get()), ids.cols(), d / 4, wte.rows());
+  } else {
+    ANDREA_LAUNCH(combine_scalar, rows, threads(d), d_wte.get(), d_wpe.get(), d_ids.get(),
+                  d_out.get(), ids.cols(), d, wte.rows());
+  }
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out.flat());
+}
+// END SOLUTION
+
+}  // namespace
+
+void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
+  // BEGIN SOLUTION
+  check_tables(wte, wpe);
+  check::sequence_length(static_cast<std::int64_t>(ids.size()), wpe.rows());
+  check::token_ids(ids, wte.rows());
+  check::shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+  launch_combine(wte, wpe, TokenIdBatch(ids.data(), 1, static_cast<std::int64_t>(ids.size())), out);
+  // END SOLUTION
+}
+
+void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
+  // BEGIN SOLUTION
+  check_tables(wte, wpe);
+  check::non_empty("ids", ids);
+  check::sequence_length(ids.cols(), wpe.rows());
+  check::token_ids(ids.flat(), wte.rows());
+  check::shape("out", out, ids.rows() * ids.cols(), wte.cols());
+  launch_combine(wte, wpe, ids, out);
+  // END SOLUTION
+}
+
+ANDREA_CUDA_END

@@ -1,0 +1,22 @@
+// Lesson 3 — dot product and cosine similarity on the device.
+#pragma once
+
+#include <span>
+
+#include "cuda/flavor.hpp"
+#include "reference/tensor.hpp"
+
+ANDREA_CUDA_BEGIN
+
+/// u . v in double, rounded to float32. Same contract as reference::dot.
+float dot(std::span<const float> u, std::span<const float> v);
+
+/// u . v / (||u|| ||v||), 0 for a zero vector. Same contract as reference::cosine_similarity.
+float cosine_similarity(std::span<const float> u, std::span<const float> v);
+
+/// out[i][j] = cos(rows[i], rows[j]); rows (k, d), out (k, k). Same contract as
+/// reference::cosine_matrix. Kernel: grid (k, k), one block of 256 threads per
+/// pair computing u.v, u.u and v.v with three block_sum reductions.
+void cosine_matrix(ConstFloatView rows, FloatView out);
+
+ANDREA_CUDA_END

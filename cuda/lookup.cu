@@ -1,0 +1,71 @@
+// Lesson 1 — lookup: gather rows of the token table on the device.
+//
+//   grid  = n blocks, block t copies row ids[t] of wte into row t of out
+//   block = up to 256 threads striding over the row:
+//
+//        out row t  [ c0 c1 c2 c3 | c4 c5 c6 c7 | ... ]    d_model floats
+//                     thread 0      thread 1       ...    (float4 = 16 bytes each)
+//
+// When d_model is a multiple of 4 every row starts on a 16-byte boundary
+// (cudaMalloc aligns to 256 bytes), so each thread moves a float4: a quarter of
+// the memory instructions. Otherwise (d = 3, 5, 769 ...) it moves single floats.
+#include "cuda/lookup.hpp"
+
+#include <algorithm>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+// BEGIN SOLUTION
+// T is float (scalar path) or float4 (vector path); d is the row width in T units.
+template <class T>
+__global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std::int64_t d,
+                              std::int64_t vocab_size) {
+  const std::int64_t t = blockIdx.x;
+  const std::int32_t id = ids[t];
+  if (id < 0 || id >= vocab_size) return;  // validated on the host; never read outside wte
+  const T* src = wte + id * d;                // 64-bit offsets: id * d can exceed 2^31
+  T* dst = out + t * d;
+  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst[c] = src[c];
+}
+
+constexpr auto lookup_scalar = lookup_kernel<float>;
+constexpr auto lookup_vector = lookup_kernel<float4>;
+
+unsigned threads_for(std::int64_t width) {
+  return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
+}
+// END SOLUTION
+
+}  // namespace
+
+void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
+  // BEGIN SOLUTION
+  check::non_empty("wte", wte);
+  check::not_empty(ids);
+  check::token_ids(ids, wte.rows());
+  check::shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+
+  const DeviceBuffer<float> d_wte(wte.flat());
+  const DeviceBuffer<std::int32_t> d_ids(ids);
+  DeviceBuffer<float> d_out(out.size());
+  const auto n = static_cast<unsigned>(ids.size());
+  const std::int64_t d = wte.cols();
+  if (d % 4 == 0) {
+    ANDREA_LAUNCH(lookup_vector, n, threads_for(d / 4), reinterpret_cast<const float4*>(d_wte.get()),
+                  d_ids.get(), reinterpret_cast<float4*>(d_out.get()), d / 4, wte.rows());
+  } else {
+    ANDREA_LAUNCH(lookup_scalar, n, threads_for(d), d_wte.get(), d_ids.get(), d_out.get(), d,
+                  wte.rows());
+  }
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out.flat());
+  // END SOLUTION
+}
+
+ANDREA_CUDA_END

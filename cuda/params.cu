@@ -1,0 +1,77 @@
+// Lesson 6 — the parameters on the device: allocate wte and wpe, fill them
+// with one thread per parameter, and count what was written.
+//
+//   grid  = ceil(count / 256) blocks (at most 65,535, then a grid-stride loop)
+//   block = 256 threads; element i = blockIdx.x * 256 + threadIdx.x (+ stride)
+//   value = andrea::init_value(seed, table, i, d_model): Philox4x32-10 of the
+//           counter (i, table), so any thread may draw any element, in any order,
+//           and the table equals the CPU one.
+// Each block counts its writes in shared memory, then adds them to one device
+// counter with a single atomicAdd.
+#include "cuda/params.hpp"
+
+#include <algorithm>
+
+#include "cuda/block_reduce.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+#include "reference/init.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+// BEGIN SOLUTION
+constexpr int kThreads = 256;
+
+__global__ void init_kernel(float* table, std::int64_t count, std::uint64_t seed, Table which,
+                            std::int64_t d_model, unsigned long long* written) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kThreads;
+  double mine = 0.0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < count;
+       i += stride) {
+    table[i] = init_value(seed, which, i, d_model);
+    mine += 1.0;
+  }
+  const double block_total = block_sum<kThreads>(mine);
+  if (threadIdx.x == 0) atomicAdd(written, static_cast<unsigned long long>(block_total));
+}
+
+// Fills a device table of `count` floats; returns the elements the kernel wrote.
+std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
+                  std::int64_t d_model) {
+  DeviceBuffer<unsigned long long> written(1);
+  ANDREA_CUDA_CHECK(cudaMemset(written.get(), 0, written.bytes()));
+  const auto blocks = static_cast<unsigned>(
+      std::clamp<std::int64_t>((table.size() + kThreads - 1) / kThreads, 1, 65535));
+  ANDREA_LAUNCH(init_kernel, blocks, kThreads, table.get(), table.size(), seed, which, d_model,
+                written.get());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  unsigned long long count = 0;
+  written.copy_to({&count, 1});
+  return static_cast<std::int64_t>(count);
+}
+// END SOLUTION
+
+}  // namespace
+
+ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe) {
+  // BEGIN SOLUTION
+  validate(config);
+  check::shape("wte", wte, config.vocab_size, config.d_model);
+  check::shape("wpe", wpe, config.context_length, config.d_model);
+
+  DeviceBuffer<float> d_wte(wte.size()), d_wpe(wpe.size());
+  ParameterReport report;
+  report.token_params = fill(d_wte, seed, Table::token, config.d_model);
+  report.position_params = fill(d_wpe, seed, Table::position, config.d_model);
+  report.total = report.token_params + report.position_params;
+  report.bytes = static_cast<std::int64_t>(d_wte.bytes() + d_wpe.bytes());
+  d_wte.copy_to(wte.flat());
+  d_wpe.copy_to(wpe.flat());
+  return report;
+  // END SOLUTION
+}
+
+ANDREA_CUDA_END

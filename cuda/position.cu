@@ -1,0 +1,45 @@
+// Lesson 4 — the position embeddings of a sequence: rows 0..n-1 of wpe.
+//
+//   grid  = n blocks, block t copies row t of wpe into row t of out
+//   block = up to 256 threads striding over the d_model columns
+//
+// No ids here: position t always reads row t, so the access is one contiguous
+// run of n * d_model floats.
+#include "cuda/position.hpp"
+
+#include <algorithm>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+// BEGIN SOLUTION
+__global__ void positions_kernel(const float* wpe, float* out, std::int64_t d) {
+  const std::int64_t t = blockIdx.x;
+  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) out[t * d + c] = wpe[t * d + c];
+}
+// END SOLUTION
+
+}  // namespace
+
+void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
+  // BEGIN SOLUTION
+  check::non_empty("wpe", wpe);
+  check::sequence_length(n, wpe.rows());
+  check::shape("out", out, n, wpe.cols());
+
+  const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
+  DeviceBuffer<float> d_out(out.size());
+  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (wpe.cols() + 31) / 32 * 32));
+  ANDREA_LAUNCH(positions_kernel, static_cast<unsigned>(n), threads, d_wpe.get(), d_out.get(),
+                wpe.cols());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out.flat());
+  // END SOLUTION
+}
+
+ANDREA_CUDA_END

@@ -1,0 +1,59 @@
+// The one header every kernel file includes. Under nvcc it is CUDA; under a plain C++ compiler
+// it is cudasim, which runs the same kernels on the CPU (see cuda/sim/cudasim.hpp).
+//
+//   ANDREA_LAUNCH(kernel, grid, block, args...)  kernel<<<grid, block>>>(args...)
+//   ANDREA_CUDA_CHECK(expr)      throws andrea::CudaError if expr is not cudaSuccess
+//   ANDREA_CUDA_CHECK_LAUNCH()   after a launch: cudaGetLastError, then cudaDeviceSynchronize
+//
+// A kernel template with several template arguments goes in parentheses, since its comma would
+// split the macro's arguments: ANDREA_LAUNCH((kern<float, 256>), grid, block, x, n).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define ANDREA_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#else
+#include "cuda/sim/cudasim.hpp"
+#define ANDREA_LAUNCH(kernel, grid, block, ...) \
+  ::cudasim::launch(#kernel, kernel, (grid), (block) __VA_OPT__(, ) __VA_ARGS__)
+#endif
+
+namespace andrea {
+
+/// A CUDA runtime call that failed: which call, the error, where; under cudasim also the
+/// simulator's account of the failure (which kernel, block and threads).
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(cudaError_t code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
+  cudaError_t code() const noexcept { return code_; }
+
+ private:
+  cudaError_t code_;
+};
+
+namespace detail {
+inline void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
+  if (code == cudaSuccess) return;
+  std::string message = std::string(call) + " failed: " + cudaGetErrorName(code) + " (" +
+                        cudaGetErrorString(code) + ") at " + file + ":" + std::to_string(line);
+#if !defined(__CUDACC__)
+  if (const std::string detail = ::cudasim::last_error_detail(); !detail.empty()) {
+    message += "\n" + detail;
+  }
+#endif
+  throw CudaError(code, message);
+}
+}  // namespace detail
+
+}  // namespace andrea
+
+#define ANDREA_CUDA_CHECK(expr) ::andrea::detail::cuda_check((expr), #expr, __FILE__, __LINE__)
+#define ANDREA_CUDA_CHECK_LAUNCH()              \
+  do {                                          \
+    ANDREA_CUDA_CHECK(cudaGetLastError());      \
+    ANDREA_CUDA_CHECK(cudaDeviceSynchronize()); \
+  } while (0)

@@ -1,0 +1,17 @@
+// Lesson 01_lookup — exercise. Generated from reference/lookup.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/lookup.hpp. Run this lesson's tests: ctest --preset grade -L L01
+#include "reference/lookup.hpp"
+
+#include <algorithm>
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
+  // TODO(lesson 01_lookup): write lookup() here.
+  throw NotImplemented("01_lookup/lookup.cpp", "lookup");
+}
+
+}  // namespace andrea::reference

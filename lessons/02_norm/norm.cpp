@@ -1,0 +1,24 @@
+// Lesson 02_norm — exercise. Generated from reference/norm.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/norm.hpp. Run this lesson's tests: ctest --preset grade -L L02
+#include "reference/norm.hpp"
+
+#include <cmath>
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+// Your helper functions and kernels go here.
+
+float l2_norm(std::span<const float> v) {
+  // TODO(lesson 02_norm): write l2_norm() here.
+  throw NotImplemented("02_norm/norm.cpp", "l2_norm");
+}
+
+void row_norms(ConstFloatView m, std::span<float> out) {
+  // TODO(lesson 02_norm): write row_norms() here.
+  throw NotImplemented("02_norm/norm.cpp", "row_norms");
+}
+
+}  // namespace andrea::reference

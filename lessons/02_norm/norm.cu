@@ -1,0 +1,47 @@
+// Lesson 02_norm — exercise. Generated from cuda/norm.cu by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// cuda/norm.hpp. Run this lesson's tests: ctest --preset grade -L L02
+// Lesson 2 — L2 norm of every row on the device.
+//
+//   grid  = rows blocks, block r computes ||m[r]||
+//   block = 256 threads; thread i sums x^2 over columns i, i + 256, i + 512, ...
+//   then the block adds its 256 partial sums:
+//
+//     shared memory   [p0 p1 ... p127 | p128 ... p255]   256 partial sums
+//     step 1          p[i] += p[i + 128]  for i < 128     __syncthreads()
+//     step 2          p[i] += p[i + 64]   for i < 64      __syncthreads()
+//     step 3          p[i] += p[i + 32]   for i < 32      __syncthreads()
+//     warp 0          32 values -> 1 with __shfl_down_sync (16, 8, 4, 2, 1)
+//
+// Each __syncthreads() makes every write of a step visible before the next step
+// reads it; without it a thread may add a partial sum that is not there yet.
+// The warp step needs no barrier: a shuffle exchanges registers within a warp.
+// (cuda/block_reduce.cuh packages the same reduction for lessons 3 and 6.)
+//
+// Squares are summed in double, as in the reference: a float32 squared can
+// neither overflow nor underflow a double, so [1e20, 1, 1] gives 1e20.
+#include "cuda/norm.hpp"
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+// Your helper functions and kernels go here.
+
+}  // namespace
+
+float l2_norm(std::span<const float> v) {
+  // TODO(lesson 02_norm): write l2_norm() here.
+  throw NotImplemented("02_norm/norm.cu", "l2_norm");
+}
+
+void row_norms(ConstFloatView m, std::span<float> out) {
+  // TODO(lesson 02_norm): write row_norms() here.
+  throw NotImplemented("02_norm/norm.cu", "row_norms");
+}
+
+ANDREA_CUDA_END

@@ -1,0 +1,29 @@
+// Lesson 03_dot_product — exercise. Generated from reference/dot.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/dot.hpp. Run this lesson's tests: ctest --preset grade -L L03
+#include "reference/dot.hpp"
+
+#include <cmath>
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+// Your helper functions and kernels go here.
+
+float dot(std::span<const float> u, std::span<const float> v) {
+  // TODO(lesson 03_dot_product): write dot() here.
+  throw NotImplemented("03_dot_product/dot.cpp", "dot");
+}
+
+float cosine_similarity(std::span<const float> u, std::span<const float> v) {
+  // TODO(lesson 03_dot_product): write cosine_similarity() here.
+  throw NotImplemented("03_dot_product/dot.cpp", "cosine_similarity");
+}
+
+void cosine_matrix(ConstFloatView rows, FloatView out) {
+  // TODO(lesson 03_dot_product): write cosine_matrix() here.
+  throw NotImplemented("03_dot_product/dot.cpp", "cosine_matrix");
+}
+
+}  // namespace andrea::reference

@@ -1,0 +1,17 @@
+// Lesson 04_position_table — exercise. Generated from reference/position.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/position.hpp. Run this lesson's tests: ctest --preset grade -L L04
+#include "reference/position.hpp"
+
+#include <algorithm>
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
+  // TODO(lesson 04_position_table): write positions() here.
+  throw NotImplemented("04_position_table/position.cpp", "positions");
+}
+
+}  // namespace andrea::reference

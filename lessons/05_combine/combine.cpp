@@ -1,0 +1,22 @@
+// Lesson 05_combine — exercise. Generated from reference/combine.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/combine.hpp. Run this lesson's tests: ctest --preset grade -L L05
+#include "reference/combine.hpp"
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+// Your helper functions and kernels go here.
+
+void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
+  // TODO(lesson 05_combine): write combine() here.
+  throw NotImplemented("05_combine/combine.cpp", "combine");
+}
+
+void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
+  // TODO(lesson 05_combine): write combine_batch() here.
+  throw NotImplemented("05_combine/combine.cpp", "combine_batch");
+}
+
+}  // namespace andrea::reference

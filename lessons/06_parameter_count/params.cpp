@@ -1,0 +1,17 @@
+// Lesson 06_parameter_count — exercise. Generated from reference/params.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/params.hpp. Run this lesson's tests: ctest --preset grade -L L06
+#include "reference/params.hpp"
+
+#include "reference/check.hpp"
+#include "reference/init.hpp"
+
+namespace andrea::reference {
+
+ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte,
+                            FloatView wpe) {
+  // TODO(lesson 06_parameter_count): write materialize() here.
+  throw NotImplemented("06_parameter_count/params.cpp", "materialize");
+}
+
+}  // namespace andrea::reference
