@@ -55,7 +55,7 @@ def main() -> int:
     parser.add_argument("--build-dir", default=str(pathlib.Path(__file__).resolve().parent.parent / "build-grade"))
     parser.add_argument("-L", dest="label", default="")
     args = parser.parse_args()
-    junit = run_ctest(pathlib.Path(args.build_dir), args.label)
+    junit = run_ctest(pathlib.Path(args.build_dir).resolve(), args.label)
 
     # results[lesson][backend][test] = list of (status, reason), one per thread order
     results = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
