@@ -7,6 +7,7 @@ namespace andrea::reference {
 
 /// The embedding layer for one sequence: out[t] = wte[ids[t]] + wpe[t].
 ///   wte (V, d_model), wpe (T, d_model), ids (n) int32, out (n, d_model); float32.
+/// out must not overlap wte or wpe.
 /// Throws andrea::InputError, writing nothing, when n < 1, n > T, an id is
 /// outside [0, V), or the shapes disagree.
 /// Convention: tok_emb + pos_emb in nanoGPT's GPT.forward; encoder_forward in llm.c.

@@ -1,0 +1,241 @@
+// Google Benchmark timings of the C++ reference at ANDREA-120M scale
+// (V = 8449, d_model = 768, T = 1024), one thread. bench/README.md explains them.
+//
+// Byte convention: every benchmark reports the TRUE bytes the operation moves,
+// counted once per access the algorithm makes (output written + table rows read
+// + ids read):
+//   lookup         n*d*4 out + n*d*4 wte rows + n*4 ids
+//   combine        n*d*4 out + n*d*4 wte rows + n*d*4 wpe rows + n*4 ids
+//   combine_batch  B times combine: wpe[t] is read once per sequence, as the
+//                  reference loop (and PyTorch's broadcast add) reads it
+//   row_norms      rows*d*4 read + rows*4 written
+//   dot            2*d*4 read (the result comes back in a register)
+// The validation passes (id range scan, finiteness scan) read their input a
+// second time; that traffic is NOT counted: it is overhead, not work. The
+// BM_check_* benchmarks time those passes alone, so their share can be read off.
+//
+// memcpy baseline: BM_memcpy copies combine_bytes(B, n) / 2 bytes from one buffer
+// into another, so that bytes read + bytes written equal the bytes combine moves
+// for the same (B, n). Its bytes/s counts read + written too, so the two figures
+// compare directly ("% of memcpy bandwidth").
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "reference/check.hpp"
+#include "reference/combine.hpp"
+#include "reference/config.hpp"
+#include "reference/dot.hpp"
+#include "reference/init.hpp"
+#include "reference/lookup.hpp"
+#include "reference/norm.hpp"
+#include "reference/tensor.hpp"
+
+namespace {
+
+namespace ref = andrea::reference;
+using andrea::Matrix;
+
+constexpr std::int64_t kV = andrea::andrea_120m.vocab_size;      // 8449
+constexpr std::int64_t kD = andrea::andrea_120m.d_model;         // 768
+constexpr std::int64_t kT = andrea::andrea_120m.context_length;  // 1024
+constexpr std::int64_t kN = kT;                                  // tokens per sequence
+constexpr std::int64_t kBatch = 8;
+
+constexpr std::int64_t kF = sizeof(float);
+constexpr std::int64_t kI = sizeof(std::int32_t);
+
+// --- Byte counts (see the convention above) -----------------------------------------
+constexpr std::int64_t lookup_bytes(std::int64_t n) { return n * kD * kF * 2 + n * kI; }
+constexpr std::int64_t combine_bytes(std::int64_t batch, std::int64_t n) {
+  return batch * (n * kD * kF * 3 + n * kI);
+}
+constexpr std::int64_t row_norms_bytes(std::int64_t rows) { return rows * kD * kF + rows * kF; }
+constexpr std::int64_t dot_bytes(std::int64_t d) { return 2 * d * kF; }
+
+// --- Inputs, built once ---------------------------------------------------------------
+struct Inputs {
+  Matrix wte{kV, kD};
+  Matrix wpe{kT, kD};
+  std::vector<std::int32_t> ids = andrea::example_ids(kN, kV);  // (n)
+  Matrix x{kN, kD};  // combine(wte, wpe, ids): the rows row_norms and dot read
+
+  Inputs() {
+    fill(wte, andrea::Table::token);
+    fill(wpe, andrea::Table::position);
+    ref::combine(wte, wpe, ids, x);
+  }
+
+  static void fill(Matrix& m, andrea::Table table) {
+    const andrea::FloatView v = m.view();
+    for (std::int64_t i = 0; i < v.size(); ++i) {
+      v.data()[i] = andrea::init_value(andrea::default_seed, table, i, kD);
+    }
+  }
+
+  /// The first n example ids.
+  andrea::TokenIds first(std::int64_t n) const {
+    return andrea::TokenIds{ids}.first(static_cast<std::size_t>(n));
+  }
+
+  /// (B, n) ids, row-major: sequence b is the first n example ids rotated left by b*n/B.
+  std::vector<std::int32_t> batch(std::int64_t batch, std::int64_t n) const {
+    const andrea::TokenIds seq = first(n);
+    std::vector<std::int32_t> out(static_cast<std::size_t>(batch * n));
+    for (std::int64_t b = 0; b < batch; ++b) {
+      const auto shift = static_cast<std::ptrdiff_t>(b * n / batch);
+      std::rotate_copy(seq.begin(), seq.begin() + shift, seq.end(),
+                       out.begin() + static_cast<std::ptrdiff_t>(b * n));
+    }
+    return out;
+  }
+};
+
+const Inputs& inputs() {
+  static const Inputs in;
+  return in;
+}
+
+// Every benchmark: microseconds, wall-clock time.
+void common(benchmark::internal::Benchmark* b) {
+  b->Unit(benchmark::kMicrosecond)->UseRealTime();
+}
+
+// --- Lesson functions -------------------------------------------------------------------
+void BM_lookup(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::int64_t n = state.range(0);
+  Matrix out(n, kD);
+  for (auto _ : state) {
+    ref::lookup(in.wte, in.first(n), out);
+    benchmark::DoNotOptimize(out.view().data());
+    benchmark::ClobberMemory();  // the rows written are observable
+  }
+  state.SetBytesProcessed(state.iterations() * lookup_bytes(n));
+  state.SetItemsProcessed(state.iterations() * n);  // tokens
+}
+BENCHMARK(BM_lookup)->Args({kN})->ArgNames({"n"})->Apply(common);
+
+void BM_combine(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::int64_t n = state.range(0);
+  Matrix out(n, kD);
+  for (auto _ : state) {
+    ref::combine(in.wte, in.wpe, in.first(n), out);
+    benchmark::DoNotOptimize(out.view().data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * combine_bytes(1, n));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_combine)->Args({kN})->ArgNames({"n"})->Apply(common);
+
+void BM_combine_batch(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::int64_t batch = state.range(0), n = state.range(1);
+  const std::vector<std::int32_t> flat = in.batch(batch, n);
+  const andrea::TokenIdBatch ids{flat.data(), batch, n};
+  Matrix out(batch * n, kD);
+  for (auto _ : state) {
+    ref::combine_batch(in.wte, in.wpe, ids, out);
+    benchmark::DoNotOptimize(out.view().data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * combine_bytes(batch, n));
+  state.SetItemsProcessed(state.iterations() * batch * n);
+}
+BENCHMARK(BM_combine_batch)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
+
+void BM_row_norms(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::int64_t rows = state.range(0);
+  const andrea::ConstFloatView m{in.x.view().data(), rows, kD};
+  std::vector<float> out(static_cast<std::size_t>(rows));
+  for (auto _ : state) {
+    ref::row_norms(m, out);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * row_norms_bytes(rows));
+  state.SetItemsProcessed(state.iterations() * rows);
+}
+BENCHMARK(BM_row_norms)->Args({kN})->ArgNames({"rows"})->Apply(common);
+
+void BM_dot(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::span<const float> u = in.x.row(0), v = in.x.row(1);
+  for (auto _ : state) {
+    float r = ref::dot(u, v);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(state.iterations() * dot_bytes(kD));
+}
+BENCHMARK(BM_dot)->Args({kD})->ArgNames({"d"})->Apply(common);
+
+// --- memcpy baseline: bytes read + written == combine_bytes(B, n) ---------------------
+void BM_memcpy(benchmark::State& state) {
+  const std::int64_t batch = state.range(0), n = state.range(1);
+  const auto half = static_cast<std::size_t>(combine_bytes(batch, n) / 2);
+  std::vector<char> src(half, 1), dst(half, 0);  // both touched: no first-touch faults
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(src.data());
+    std::memcpy(dst.data(), src.data(), half);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(2 * half));
+}
+BENCHMARK(BM_memcpy)->Args({1, kN})->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
+
+// --- Validation alone: the passes the functions above make before any work --------------
+// check::token_ids over the B*n ids (lookup, combine, combine_batch).
+void BM_check_token_ids(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::vector<std::int32_t> flat = in.batch(state.range(0), state.range(1));
+  for (auto _ : state) {
+    andrea::check::token_ids(flat, kV);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(flat.size()) * kI);
+}
+BENCHMARK(BM_check_token_ids)
+    ->Args({1, kN})
+    ->Args({kBatch, kN})
+    ->ArgNames({"B", "n"})
+    ->Apply(common);
+
+// check::finite over rows*d floats: rows = 1024 is row_norms' pass over x,
+// rows = 1 is one of dot's two passes.
+void BM_check_finite(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::span<const float> v =
+      in.x.view().flat().first(static_cast<std::size_t>(state.range(0) * kD));
+  for (auto _ : state) {
+    andrea::check::finite("v", v);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(v.size_bytes()));
+}
+BENCHMARK(BM_check_finite)->Args({kN})->Args({1})->ArgNames({"rows"})->Apply(common);
+
+}  // namespace
+
+#ifndef ANDREA_BENCH_CONFIG
+#define ANDREA_BENCH_CONFIG "unknown"
+#endif
+
+// BENCHMARK_MAIN, plus the build type of this binary and andrea_reference in the
+// context (the "library_build_type" Google Benchmark prints is its own).
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("andrea_build_type", ANDREA_BENCH_CONFIG);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
