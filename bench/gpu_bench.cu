@@ -1,0 +1,118 @@
+// GPU benchmark of the embedding layer at ANDREA-120M scale (fp32, d_model = 768,
+// n = 1024, B = 8 and 64): the fused combine kernel and the lookup kernel, in µs and
+// GB/s, next to a device-to-device copy of the same bytes measured in the same run.
+//
+// Bytes moved (the true traffic, counted once):
+//   combine: output B*n*d*4 written + distinct wte rows * d*4 + n*d*4 of wpe + B*n*4 ids
+//   lookup:  output B*n*d*4 written + distinct wte rows * d*4 + B*n*4 ids
+// A copy of N bytes reads N and writes N, so the baseline copies bytes/2.
+// The L2 cache is flushed (a memset of twice its size) before every timed run.
+// Style of llm.c's dev/cuda: this file includes the kernels it measures.
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <vector>
+
+#include "cuda/combine.cu"
+#include "cuda/device.hpp"
+#include "cuda/lookup.cu"
+#include "reference/config.hpp"
+#include "reference/init.hpp"
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::cuda;  // the kernels, DeviceBuffer, device_available
+
+struct Timer {
+  cudaEvent_t start{}, stop{};
+  Timer() {
+    ANDREA_CUDA_CHECK(cudaEventCreate(&start));
+    ANDREA_CUDA_CHECK(cudaEventCreate(&stop));
+  }
+  ~Timer() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+};
+
+// Median time in µs of `runs` runs of f, each after flushing L2.
+template <class F>
+double time_us(F f, DeviceBuffer<char>& flush, int runs = 50) {
+  Timer timer;
+  std::vector<float> ms;
+  for (int i = 0; i < runs; ++i) {
+    ANDREA_CUDA_CHECK(cudaMemset(flush.get(), i, flush.bytes()));
+    ANDREA_CUDA_CHECK(cudaEventRecord(timer.start));
+    f();
+    ANDREA_CUDA_CHECK(cudaEventRecord(timer.stop));
+    ANDREA_CUDA_CHECK(cudaEventSynchronize(timer.stop));
+    ANDREA_CUDA_CHECK(cudaGetLastError());
+    float t = 0;
+    ANDREA_CUDA_CHECK(cudaEventElapsedTime(&t, timer.start, timer.stop));
+    ms.push_back(t);
+  }
+  std::nth_element(ms.begin(), ms.begin() + runs / 2, ms.end());
+  return 1000.0 * ms[runs / 2];
+}
+
+void row(const char* name, double bytes, double us, double copy_us) {
+  std::printf("  %-22s %10.1f us %8.1f GB/s   copy %8.1f us %8.1f GB/s   %5.1f%% of copy\n", name, us,
+              bytes / us * 1e-3, copy_us, bytes / copy_us * 1e-3, 100.0 * copy_us / us);
+}
+
+}  // namespace
+
+int main() {
+  std::string reason;
+  if (!andrea::cuda::device_available(&reason)) {
+    std::printf("skipped: %s\n", reason.c_str());
+    return 0;
+  }
+  std::printf("device: %s\n", andrea::cuda::device_name().c_str());
+  const Config& c = andrea_120m;
+  const std::int64_t d = c.d_model, n = c.context_length;
+  std::vector<float> wte(static_cast<std::size_t>(c.vocab_size * d)), wpe(static_cast<std::size_t>(n * d));
+  for (std::size_t i = 0; i < wte.size(); ++i) wte[i] = init_value(default_seed, Table::token, static_cast<std::int64_t>(i), d);
+  for (std::size_t i = 0; i < wpe.size(); ++i) wpe[i] = init_value(default_seed, Table::position, static_cast<std::int64_t>(i), d);
+  const DeviceBuffer<float> d_wte{std::span<const float>(wte)}, d_wpe{std::span<const float>(wpe)};
+
+  int l2 = 0;
+  ANDREA_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  DeviceBuffer<char> flush(2 * static_cast<std::int64_t>(l2));
+
+  const std::vector<std::int32_t> example = example_ids(n, c.vocab_size);
+  for (const std::int64_t batch : {8, 64}) {
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(batch * n));
+    for (std::int64_t b = 0; b < batch; ++b) {
+      for (std::int64_t t = 0; t < n; ++t) ids[static_cast<std::size_t>(b * n + t)] = example[static_cast<std::size_t>((t + b) % n)];
+    }
+    const std::set<std::int32_t> distinct(ids.begin(), ids.end());
+    const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
+    DeviceBuffer<float> d_out(batch * n * d);
+    const double out_bytes = 4.0 * batch * n * d, rows_bytes = 4.0 * distinct.size() * d;
+    const double ids_bytes = 4.0 * batch * n, wpe_bytes = 4.0 * n * d;
+    const auto rows = static_cast<unsigned>(batch * n);
+
+    std::printf("B = %lld, n = %lld, d_model = %lld (%zu distinct token rows)\n",
+                static_cast<long long>(batch), static_cast<long long>(n), static_cast<long long>(d), distinct.size());
+    const auto copy_of = [&](double bytes) {
+      DeviceBuffer<char> src(static_cast<std::int64_t>(bytes / 2)), dst(static_cast<std::int64_t>(bytes / 2));
+      return time_us([&] { cudaMemcpyAsync(dst.get(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice); }, flush);
+    };
+    const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
+    const double combine_us = time_us([&] {
+      ANDREA_LAUNCH(combine_vector, rows, 192, reinterpret_cast<const float4*>(d_wte.get()),
+                    reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
+                    reinterpret_cast<float4*>(d_out.get()), n, d / 4, c.vocab_size);
+    }, flush);
+    row("combine (fused)", combine_bytes, combine_us, copy_of(combine_bytes));
+    const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
+    const double lookup_us = time_us([&] {
+      ANDREA_LAUNCH(lookup_vector, rows, 192, reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
+                    reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
+    }, flush);
+    row("lookup", lookup_bytes, lookup_us, copy_of(lookup_bytes));
+  }
+  return 0;
+}
