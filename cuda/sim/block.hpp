@@ -1,0 +1,102 @@
+// One CUDA block, run as fibers on the calling OS thread (internal to cudasim).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include <boost/context/fiber.hpp>
+
+#include "cuda/sim/device.hpp"
+#include "cuda/sim/fiber_stack.hpp"
+#include "cuda/sim/launch.hpp"
+
+namespace cudasim::detail {
+
+struct LaunchInfo {
+  const char* name;
+  KernelCall call;
+  dim3 grid, block;
+  ThreadOrder order;
+};
+
+enum class Wait : std::uint8_t { none, block_barrier, warp_op, exited };  // none: runnable
+
+/// One CUDA thread: its fiber and what it waits for. One cache line, since every switch reads it.
+struct alignas(64) SimThread {
+  boost::context::fiber fiber;  // this thread while it is suspended
+  uint3 idx{};
+  Wait wait = Wait::none;
+  WarpOp op{};  // for Wait::warp_op: the operation and its operands
+  std::uint8_t width = 32;
+  unsigned lane_arg = 0;
+  std::uint64_t value = 0, result = 0;
+  std::source_location site;           // the barrier it waits at
+  const void* stack_bottom = nullptr;  // for ASan
+};
+static_assert(sizeof(SimThread) == 64);
+
+/// Runs blocks, one at a time, on the calling OS thread. Scheduling goes in rounds: every
+/// runnable thread runs once, in the chosen order, until it reaches a barrier or returns; then
+/// it switches straight to the next one. When the round is over, the scheduler opens one
+/// barrier generation (each warp whose 32 lanes wait at the same warp operation, or else the
+/// __syncthreads() that every thread waits at) or, if none can open, reports the block as stuck.
+///
+/// The fibers outlive a block: after returning from the kernel, a thread sleeps until the next
+/// block wakes it to run the kernel again, so a block costs no fiber creation.
+class Block {
+ public:
+  Block();
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+  ~Block();
+
+  /// Runs block `index` to completion. Returns "" or what went wrong.
+  std::string run(const LaunchInfo& launch, uint3 index);
+
+  static Block& current(const char* what);  // the block running on this OS thread
+  static bool inside_kernel();              // is a CUDA thread running on this OS thread?
+  void barrier(std::source_location where);
+  std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
+                        int width, std::source_location where);
+
+ private:
+  static constexpr unsigned kScheduler = ~0u;  // the OS thread's own context, not a CUDA thread
+
+  boost::context::fiber body(unsigned i, boost::context::fiber&& from);
+  void switch_to(unsigned next);  // returns when someone switches back
+  void arrived(void* fake_stack, boost::context::fiber&& from);
+  unsigned next_runnable();       // the next thread of this round, or kScheduler
+  void wait();                    // the running thread stops at a barrier
+  void release();                 // opens a barrier or sets error_
+  void fail(unsigned i, const char* what);  // thread i threw
+  [[noreturn]] void unsupported(WarpOp op, unsigned mask, int width,
+                                std::source_location where) const;
+  bool exchange(unsigned warp);
+  void abandon();
+  std::string where_is(const SimThread& t) const;
+  std::string stuck(const std::string& what, unsigned first, unsigned last) const;
+
+  const LaunchInfo* launch_ = nullptr;
+  StackPool stacks_;
+  std::vector<SimThread> threads_;  // capacity 1024, never reallocated: fibers refer to it
+  boost::context::fiber scheduler_;  // the OS thread's context while a CUDA thread runs
+  unsigned n_ = 0;                  // threads in the current block
+  dim3 shape_{0, 0, 0};             // the blockDim that threads_[i].idx was computed for
+  unsigned live_ = 0;               // threads that have not returned
+  unsigned running_ = kScheduler;   // who runs now
+  unsigned prev_ = kScheduler;      // who switched to the one running now
+  std::vector<unsigned> order_;     // this round's order
+  std::size_t cursor_ = 0;          // position in order_
+  std::vector<unsigned> at_warp_op_;  // per warp: lanes waiting at a warp operation
+  bool aborting_ = false;
+  bool quitting_ = false;
+  std::string error_;
+  std::mt19937_64 rng_;
+  const void* os_stack_bottom_ = nullptr;  // the OS thread's stack, for ASan
+  std::size_t os_stack_size_ = 0;
+};
+
+}  // namespace cudasim::detail
