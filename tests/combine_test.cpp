@@ -102,6 +102,26 @@ TEST(Combine, GoldenAndrea120mBatch) {
   EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), tolerance_of(c, "sum_tolerance")));
 }
 
+// Widths with and without 16-byte vector loads: x[t][c] = wte[id][c] + wpe[t][c],
+// one float32 addition per element, so the result is exact.
+class CombineWidth : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(CombineWidth, EveryElementIsOneAddition) {
+  const std::int64_t d = GetParam();
+  const Matrix& wte = init_table(Table::token, 11, d);
+  const Matrix& wpe = init_table(Table::position, 4, d);
+  const std::int32_t ids[] = {10, 0, 7, 7,  //
+                              3, 3, 1, 10};
+  Matrix x(8, d), expected(8, d);
+  for (std::int64_t r = 0; r < 8; ++r) {
+    for (std::int64_t c = 0; c < d; ++c) expected(r, c) = wte(ids[r], c) + wpe(r % 4, c);
+  }
+  backend::combine_batch(wte, wpe, TokenIdBatch(ids, 2, 4), x);
+  EXPECT_TRUE(all_close("x", x, expected, {}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, CombineWidth, ::testing::Values(1, 3, 5, 7, 8, 769));
+
 class CombineBadInput : public ::testing::Test {
  protected:
   Tables tables;

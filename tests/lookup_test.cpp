@@ -109,6 +109,23 @@ TEST_F(LookupBadInput, EmptyTable) {
   expect_untouched();
 }
 
+// Widths that rule out 16-byte vector loads (d % 4 != 0) and one that allows them:
+// every output row must be exactly the table row its id selects.
+class LookupWidth : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(LookupWidth, RowsAreExactCopies) {
+  const std::int64_t d = GetParam();
+  const Matrix& wte = init_table(Table::token, 11, d);
+  const std::vector<std::int32_t> ids = {10, 0, 7, 7, 3};
+  Matrix out(5, d);
+  backend::lookup(wte, ids, out);
+  for (std::int64_t t = 0; t < 5; ++t) {
+    EXPECT_TRUE(all_close("out row " + std::to_string(t), out.row(t), wte.row(ids[static_cast<std::size_t>(t)]), {}));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, LookupWidth, ::testing::Values(1, 3, 5, 7, 8, 769));
+
 TEST(Lookup, AndreaLastRowAndFirstOutOfRangeId) {
   const Matrix& wte = token_table(andrea_120m);
   Matrix out(2, andrea_120m.d_model);

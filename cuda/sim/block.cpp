@@ -59,18 +59,6 @@ unsigned source_lane(WarpOp op, unsigned lane, unsigned arg, int width) {
   return lane;
 }
 
-// Boost's jump_fcontext leaves with a jump, not a return, so the CPU's return-address predictor
-// still holds the address its caller pushed. Every later `ret` of the thread we arrived in would
-// be predicted one frame off, and miss (a third of the cost of a barrier). One `ret` to the next
-// instruction pops that stale entry; since all threads of a block switch from the same call
-// path, the predictions after it are right. (The push is safe: the function calling this also
-// calls jump_fcontext, so the compiler keeps nothing in the red zone below %rsp.)
-inline void realign_return_predictor() {
-#if defined(__x86_64__)
-  asm volatile("lea 1f(%%rip), %%rax\n\tpush %%rax\n\tret\n1:" ::: "rax", "memory");
-#endif
-}
-
 [[noreturn]] void outside_kernel(const char* what) {
   throw std::logic_error(std::string(what) + " called outside a kernel");
 }
@@ -210,7 +198,6 @@ void Block::switch_to(unsigned next) {
   running_ = next;
   ctx::fiber& target = next == kScheduler ? scheduler_ : threads_[next].fiber;
   ctx::fiber from = std::move(target).resume();
-  realign_return_predictor();
   arrived(fake_stack, std::move(from));
 }
 

@@ -1,29 +1,24 @@
-// The test entry point. For the GPU backend, every test is skipped, with the
-// reason shown, when no usable CUDA device is present.
+// The test entry point. For the GPU backend without a usable CUDA device, the
+// tests are not run: the reason is printed and the exit code 77 tells ctest
+// (SKIP_RETURN_CODE) to report them as skipped.
 #include <gtest/gtest.h>
 
 #if defined(ANDREA_BACKEND_GPU)
+#include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "cuda/device.hpp"
-
-namespace {
-
-class RequireGpu : public ::testing::Environment {
- public:
-  void SetUp() override {
-    std::string reason;
-    if (!andrea::cuda::device_available(&reason)) GTEST_SKIP() << reason;
-  }
-};
-
-}  // namespace
 #endif
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
 #if defined(ANDREA_BACKEND_GPU)
-  ::testing::AddGlobalTestEnvironment(new RequireGpu);
+  std::string reason;
+  if (!::testing::GTEST_FLAG(list_tests) && !andrea::cuda::device_available(&reason)) {
+    std::printf("[  SKIPPED ] every test of this program: %s\n", reason.c_str());
+    return 77;
+  }
 #endif
   return RUN_ALL_TESTS();
 }
