@@ -42,12 +42,6 @@ __global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* i
 constexpr auto combine_scalar = combine_kernel<float>;
 constexpr auto combine_vector = combine_kernel<float4>;
 
-void check_tables(ConstFloatView wte, ConstFloatView wpe) {
-  check::non_empty("wte", wte);
-  check::non_empty("wpe", wpe);
-  check::shape("wpe", wpe, wpe.rows(), wte.cols());
-}
-
 // ids (B, n) validated; out (B * n, d_model).
 void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
   const DeviceBuffer<float> d_wte(wte.flat()), d_wpe(wpe.flat());
@@ -75,21 +69,14 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
   // BEGIN SOLUTION
-  check_tables(wte, wpe);
-  check::sequence_length(static_cast<std::int64_t>(ids.size()), wpe.rows());
-  check::token_ids(ids, wte.rows());
-  check::shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+  check::combine_args(wte, wpe, ids, out);
   launch_combine(wte, wpe, TokenIdBatch(ids.data(), 1, static_cast<std::int64_t>(ids.size())), out);
   // END SOLUTION
 }
 
 void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
   // BEGIN SOLUTION
-  check_tables(wte, wpe);
-  check::non_empty("ids", ids);
-  check::sequence_length(ids.cols(), wpe.rows());
-  check::token_ids(ids.flat(), wte.rows());
-  check::shape("out", out, ids.rows() * ids.cols(), wte.cols());
+  check::combine_batch_args(wte, wpe, ids, out);
   launch_combine(wte, wpe, ids, out);
   // END SOLUTION
 }

@@ -47,10 +47,7 @@ struct PairResult {
 };
 
 PairResult pair(std::span<const float> u, std::span<const float> v) {
-  check::vector_size("u", u, static_cast<std::int64_t>(u.size()));
-  check::vector_size("v", v, static_cast<std::int64_t>(u.size()));
-  check::finite("u", u);
-  check::finite("v", v);
+  check::dot_args(u, v);
   const DeviceBuffer<float> d_u(u), d_v(v);
   DeviceBuffer<float> d_dot(1), d_cos(1);
   ANDREA_LAUNCH(pair_kernel, dim3(1, 1), kThreads, d_u.get(), d_v.get(),
@@ -79,9 +76,7 @@ float cosine_similarity(std::span<const float> u, std::span<const float> v) {
 
 void cosine_matrix(ConstFloatView rows, FloatView out) {
   // BEGIN SOLUTION
-  check::non_empty("rows", rows);
-  check::shape("out", out, rows.rows(), rows.rows());
-  check::finite("rows", rows.flat());
+  check::cosine_matrix_args(rows, out);
   const auto k = static_cast<unsigned>(rows.rows());
   const DeviceBuffer<float> d_rows(rows.flat());
   DeviceBuffer<float> d_dots(out.size()), d_cos(out.size());

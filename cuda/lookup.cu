@@ -46,10 +46,7 @@ unsigned threads_for(std::int64_t width) {
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   // BEGIN SOLUTION
-  check::non_empty("wte", wte);
-  check::not_empty(ids);
-  check::token_ids(ids, wte.rows());
-  check::shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+  check::lookup_args(wte, ids, out);  // on the host, before any launch
 
   const DeviceBuffer<float> d_wte(wte.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids);

@@ -68,8 +68,7 @@ void launch_row_norms(ConstFloatView m, std::span<float> out) {
 
 float l2_norm(std::span<const float> v) {
   // BEGIN SOLUTION
-  check::vector_size("v", v, static_cast<std::int64_t>(v.size()));
-  check::finite("v", v);
+  check::l2_norm_args(v);
   float norm = 0.0f;
   launch_row_norms({v.data(), 1, static_cast<std::int64_t>(v.size())}, {&norm, 1});
   return norm;
@@ -78,9 +77,7 @@ float l2_norm(std::span<const float> v) {
 
 void row_norms(ConstFloatView m, std::span<float> out) {
   // BEGIN SOLUTION
-  check::non_empty("m", m);
-  check::shape("out", static_cast<std::int64_t>(out.size()), 1, m.rows(), 1);
-  check::finite("m", m.flat());
+  check::row_norms_args(m, out);
   launch_row_norms(m, out);
   // END SOLUTION
 }

@@ -58,9 +58,7 @@ std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
 
 ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe) {
   // BEGIN SOLUTION
-  validate(config);
-  check::shape("wte", wte, config.vocab_size, config.d_model);
-  check::shape("wpe", wpe, config.context_length, config.d_model);
+  check::materialize_args(config, wte, wpe);
 
   DeviceBuffer<float> d_wte(wte.size()), d_wpe(wpe.size());
   ParameterReport report;

@@ -28,9 +28,7 @@ __global__ void positions_kernel(const float* wpe, float* out, std::int64_t d) {
 
 void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
   // BEGIN SOLUTION
-  check::non_empty("wpe", wpe);
-  check::sequence_length(n, wpe.rows());
-  check::shape("out", out, n, wpe.cols());
+  check::positions_args(wpe, n, out);
 
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());

@@ -40,7 +40,7 @@ def why(output: str) -> str:
     lines = output.splitlines()
     for line in lines:
         if "not implemented yet" in line:
-            return line.split("description \"")[-1].rstrip('".')
+            return line.split("description \"")[-1].replace('" thrown in the test body', "").rstrip('".')
     for i, line in enumerate(lines):
         if "Failure" in line:
             detail = [l.strip() for l in lines[i + 1:i + 6] if l.strip()]
@@ -94,11 +94,13 @@ def main() -> int:
             cells.append(text)
             if backend in POINTS:
                 points += POINTS[backend] * share
-            seen = set()
+            by_reason = collections.defaultdict(list)  # one line per distinct reason
             for test, reason in failures:
-                if (test, reason) not in seen:
-                    seen.add((test, reason))
-                    report.append(f"  {lesson}-{backend} {test}: {reason}")
+                if test not in by_reason[reason]:
+                    by_reason[reason].append(test)
+            for reason, tests in by_reason.items():
+                more = f" (+{len(tests) - 1} more tests)" if len(tests) > 1 else ""
+                report.append(f"  {lesson}-{backend} {tests[0]}{more}: {reason}")
         total, possible = total + points, possible + sum(POINTS.values())
         print(f"{lesson} {title:<18} {cells[0]:<18} {cells[1]:<18} {cells[2]:<18} {points:>4.1f}/10")
     print(f"{'total':<79} {total:>4.1f}/{possible}")

@@ -55,4 +55,73 @@ void finite(std::string_view what, std::span<const float> v) {
   }
 }
 
+void lookup_args(ConstFloatView wte, TokenIds ids, ConstFloatView out) {
+  non_empty("wte", wte);
+  not_empty(ids);
+  token_ids(ids, wte.rows());
+  shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+}
+
+void l2_norm_args(std::span<const float> v) {
+  vector_size("v", v, static_cast<std::int64_t>(v.size()));
+  finite("v", v);
+}
+
+void row_norms_args(ConstFloatView m, std::span<const float> out) {
+  non_empty("m", m);
+  shape("out", static_cast<std::int64_t>(out.size()), 1, m.rows(), 1);
+  finite("m", m.flat());
+}
+
+void dot_args(std::span<const float> u, std::span<const float> v) {
+  vector_size("u", u, static_cast<std::int64_t>(u.size()));
+  vector_size("v", v, static_cast<std::int64_t>(u.size()));
+  finite("u", u);
+  finite("v", v);
+}
+
+void cosine_matrix_args(ConstFloatView rows, ConstFloatView out) {
+  non_empty("rows", rows);
+  shape("out", out, rows.rows(), rows.rows());
+  finite("rows", rows.flat());
+}
+
+void positions_args(ConstFloatView wpe, std::int64_t n, ConstFloatView out) {
+  non_empty("wpe", wpe);
+  sequence_length(n, wpe.rows());
+  shape("out", out, n, wpe.cols());
+}
+
+namespace {
+
+void tables(ConstFloatView wte, ConstFloatView wpe) {
+  non_empty("wte", wte);
+  non_empty("wpe", wpe);
+  shape("wpe", wpe, wpe.rows(), wte.cols());
+}
+
+}  // namespace
+
+void combine_args(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, ConstFloatView out) {
+  tables(wte, wpe);
+  sequence_length(static_cast<std::int64_t>(ids.size()), wpe.rows());
+  token_ids(ids, wte.rows());
+  shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+}
+
+void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids,
+                        ConstFloatView out) {
+  tables(wte, wpe);
+  non_empty("ids", ids);
+  sequence_length(ids.cols(), wpe.rows());
+  token_ids(ids.flat(), wte.rows());
+  shape("out", out, ids.rows() * ids.cols(), wte.cols());
+}
+
+void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe) {
+  validate(config);
+  shape("wte", wte, config.vocab_size, config.d_model);
+  shape("wpe", wpe, config.context_length, config.d_model);
+}
+
 }  // namespace andrea::check

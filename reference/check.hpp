@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "reference/config.hpp"
 #include "reference/errors.hpp"
 #include "reference/tensor.hpp"
 
@@ -43,5 +44,29 @@ void vector_size(std::string_view what, std::span<const float> v, std::int64_t s
 
 /// Every element finite; else "`what`[5] is nan: a finite value is required".
 void finite(std::string_view what, std::span<const float> v);
+
+// --- Everything one piece requires, in the order a reader would check it. ---------
+// Every backend (reference, cuda, the student's) calls these first, so bad input
+// gets the same message everywhere and nothing is written.
+
+/// lookup: wte (V, d) non-empty, ids non-empty and in [0, V), out (n, d).
+void lookup_args(ConstFloatView wte, TokenIds ids, ConstFloatView out);
+/// l2_norm: v non-empty and finite.
+void l2_norm_args(std::span<const float> v);
+/// row_norms: m non-empty and finite, out (rows).
+void row_norms_args(ConstFloatView m, std::span<const float> out);
+/// dot, cosine_similarity: u and v non-empty, of one size, finite.
+void dot_args(std::span<const float> u, std::span<const float> v);
+/// cosine_matrix: rows (k, d) non-empty and finite, out (k, k).
+void cosine_matrix_args(ConstFloatView rows, ConstFloatView out);
+/// positions: wpe (T, d) non-empty, 1 <= n <= T, out (n, d).
+void positions_args(ConstFloatView wpe, std::int64_t n, ConstFloatView out);
+/// combine: wte (V, d) and wpe (T, d) non-empty, 1 <= n <= T, ids in [0, V), out (n, d).
+void combine_args(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, ConstFloatView out);
+/// combine_batch: as combine for ids (B, n), out (B * n, d).
+void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids,
+                        ConstFloatView out);
+/// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
+void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 
 }  // namespace andrea::check

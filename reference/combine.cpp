@@ -7,12 +7,6 @@ namespace andrea::reference {
 // BEGIN SOLUTION
 namespace {
 
-void check_tables(ConstFloatView wte, ConstFloatView wpe) {
-  check::non_empty("wte", wte);
-  check::non_empty("wpe", wpe);
-  check::shape("wpe", wpe, wpe.rows(), wte.cols());
-}
-
 // x = tok + pos for one row of d floats. __restrict: the three rows never overlap
 // (out is the caller's buffer, never a table), so no run-time overlap check is
 // needed; blocks of 8 need no remainder loop. GCC's -O2 vectoriser refuses loops
@@ -44,21 +38,14 @@ void add_rows(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView ou
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
   // BEGIN SOLUTION
-  check_tables(wte, wpe);
-  check::sequence_length(static_cast<std::int64_t>(ids.size()), wpe.rows());
-  check::token_ids(ids, wte.rows());
-  check::shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+  check::combine_args(wte, wpe, ids, out);
   add_rows(wte, wpe, ids, out);
   // END SOLUTION
 }
 
 void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
   // BEGIN SOLUTION
-  check_tables(wte, wpe);
-  check::non_empty("ids", ids);
-  check::sequence_length(ids.cols(), wpe.rows());
-  check::token_ids(ids.flat(), wte.rows());
-  check::shape("out", out, ids.rows() * ids.cols(), wte.cols());
+  check::combine_batch_args(wte, wpe, ids, out);
   const std::int64_t n = ids.cols();
   for (std::int64_t b = 0; b < ids.rows(); ++b) {
     add_rows(wte, wpe, ids.row(b), {out.data() + b * n * out.cols(), n, out.cols()});

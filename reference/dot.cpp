@@ -25,13 +25,6 @@ DotAndNorms dot_and_norms(std::span<const float> u, std::span<const float> v) {
   return s;
 }
 
-void check_pair(std::span<const float> u, std::span<const float> v) {
-  check::vector_size("u", u, static_cast<std::int64_t>(u.size()));
-  check::vector_size("v", v, static_cast<std::int64_t>(u.size()));
-  check::finite("u", u);
-  check::finite("v", v);
-}
-
 // cos = dot / (|u| |v|); 0 when either vector is zero (the angle is undefined).
 double cosine(const DotAndNorms& s) {
   if (s.uu == 0.0 || s.vv == 0.0) return 0.0;
@@ -43,23 +36,21 @@ double cosine(const DotAndNorms& s) {
 
 float dot(std::span<const float> u, std::span<const float> v) {
   // BEGIN SOLUTION
-  check_pair(u, v);
+  check::dot_args(u, v);
   return static_cast<float>(dot_and_norms(u, v).dot);
   // END SOLUTION
 }
 
 float cosine_similarity(std::span<const float> u, std::span<const float> v) {
   // BEGIN SOLUTION
-  check_pair(u, v);
+  check::dot_args(u, v);
   return static_cast<float>(cosine(dot_and_norms(u, v)));
   // END SOLUTION
 }
 
 void cosine_matrix(ConstFloatView rows, FloatView out) {
   // BEGIN SOLUTION
-  check::non_empty("rows", rows);
-  check::shape("out", out, rows.rows(), rows.rows());
-  check::finite("rows", rows.flat());
+  check::cosine_matrix_args(rows, out);
   for (std::int64_t i = 0; i < rows.rows(); ++i) {
     for (std::int64_t j = 0; j < rows.rows(); ++j) {
       out(i, j) = static_cast<float>(cosine(dot_and_norms(rows.row(i), rows.row(j))));

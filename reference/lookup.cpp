@@ -8,11 +8,7 @@ namespace andrea::reference {
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   // BEGIN SOLUTION
-  // Validate everything first, so a bad id leaves out untouched.
-  check::non_empty("wte", wte);
-  check::not_empty(ids);
-  check::token_ids(ids, wte.rows());
-  check::shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
+  check::lookup_args(wte, ids, out);  // first, so a bad id leaves out untouched
 
   for (std::size_t t = 0; t < ids.size(); ++t) {
     const auto row = wte.row(ids[t]);  // an index, no arithmetic

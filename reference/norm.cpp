@@ -21,17 +21,14 @@ double sum_of_squares(std::span<const float> v) {
 
 float l2_norm(std::span<const float> v) {
   // BEGIN SOLUTION
-  check::vector_size("v", v, static_cast<std::int64_t>(v.size()));
-  check::finite("v", v);
+  check::l2_norm_args(v);
   return static_cast<float>(std::sqrt(sum_of_squares(v)));
   // END SOLUTION
 }
 
 void row_norms(ConstFloatView m, std::span<float> out) {
   // BEGIN SOLUTION
-  check::non_empty("m", m);
-  check::shape("out", static_cast<std::int64_t>(out.size()), 1, m.rows(), 1);
-  check::finite("m", m.flat());
+  check::row_norms_args(m, out);
   for (std::int64_t r = 0; r < m.rows(); ++r) {
     out[static_cast<std::size_t>(r)] = static_cast<float>(std::sqrt(sum_of_squares(m.row(r))));
   }

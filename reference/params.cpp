@@ -8,9 +8,7 @@ namespace andrea::reference {
 ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte,
                             FloatView wpe) {
   // BEGIN SOLUTION
-  validate(config);
-  check::shape("wte", wte, config.vocab_size, config.d_model);
-  check::shape("wpe", wpe, config.context_length, config.d_model);
+  check::materialize_args(config, wte, wpe);
 
   ParameterReport report;
   for (std::int64_t i = 0; i < wte.size(); ++i, ++report.token_params) {

@@ -8,9 +8,7 @@ namespace andrea::reference {
 
 void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
   // BEGIN SOLUTION
-  check::non_empty("wpe", wpe);
-  check::sequence_length(n, wpe.rows());
-  check::shape("out", out, n, wpe.cols());
+  check::positions_args(wpe, n, out);
   // Position t reads row t: the first n rows, in order.
   std::copy_n(wpe.data(), n * wpe.cols(), out.data());
   // END SOLUTION

@@ -8,6 +8,7 @@
 #include "reference/check.hpp"
 #include "reference/config.hpp"
 #include "reference/init.hpp"
+#include "reference/params.hpp"
 #include "reference/philox.hpp"
 #include "tests/support/golden.hpp"
 
@@ -59,6 +60,18 @@ TEST(ExampleIds, StartsWithTheLessonsIdsAndStaysInRange) {
   EXPECT_THAT(std::vector<std::int32_t>(ids.begin(), ids.begin() + 3), ::testing::ElementsAre(256, 1842, 7301));
   for (const std::int32_t id : ids) ASSERT_TRUE(id >= 0 && id < 8449) << id;
   EXPECT_THROW(example_ids(4, 100), InputError);
+}
+
+// The constexpr parameter counts (reference/params.hpp) against numel() of PyTorch modules.
+TEST(ParamCounts, MatchPyTorchModules) {
+  for (const Config& config : presets) {
+    SCOPED_TRACE(std::string(config.name));
+    const json& c = golden_case("params", config.name);
+    EXPECT_EQ(token_table_params(config), c.at("token_table"));
+    EXPECT_EQ(position_table_params(config), c.at("position_table"));
+    EXPECT_EQ(embedding_params(config), c.at("embedding_total"));
+    EXPECT_EQ(head_params(config), c.at("head_params_added"));
+  }
 }
 
 TEST(Config, PresetsAndValidation) {

@@ -12,17 +12,6 @@ using namespace andrea::testing;
 // which can move a float32 result by one ulp at most: allow 2^-23 relative.
 constexpr Tolerance kOneUlp{0.0, 1.2e-7};
 
-TEST(Params, CountsMatchPyTorchModules) {
-  for (const Config& config : presets) {
-    SCOPED_TRACE(std::string(config.name));
-    const json& c = golden_case("params", config.name);
-    EXPECT_EQ(token_table_params(config), c.at("token_table"));
-    EXPECT_EQ(position_table_params(config), c.at("position_table"));
-    EXPECT_EQ(embedding_params(config), c.at("embedding_total"));
-    EXPECT_EQ(head_params(config), c.at("head_params_added"));
-  }
-}
-
 TEST(Params, MaterializeAndrea120mReportsWhatItWrote) {
   Matrix wte(andrea_120m.vocab_size, andrea_120m.d_model);
   Matrix wpe(andrea_120m.context_length, andrea_120m.d_model);
