@@ -43,8 +43,9 @@ def why(output: str) -> str:
             return line.split("description \"")[-1].replace('" thrown in the test body', "").rstrip('".')
     for i, line in enumerate(lines):
         if "Failure" in line:
-            detail = [l.strip() for l in lines[i + 1:i + 6] if l.strip()]
-            return " | ".join(detail)[:300]
+            detail = " ".join(l.strip() for l in lines[i + 1:i + 8] if l.strip())
+            explained = re.search(r"Actual: false \((.*)\) Expected: true", detail)
+            return (explained.group(1) if explained else detail)[:300]
         if "C++ exception" in line or "threw" in line:
             return line.strip()[:300]
     return "failed (see ctest --output-on-failure)"
@@ -95,9 +96,11 @@ def main() -> int:
             if backend in POINTS:
                 points += POINTS[backend] * share
             by_reason = collections.defaultdict(list)  # one line per distinct reason
+            first = {}  # a test run under several thread orders: its first failure
             for test, reason in failures:
-                if test not in by_reason[reason]:
-                    by_reason[reason].append(test)
+                first.setdefault(test, reason)
+            for test, reason in first.items():
+                by_reason[reason].append(test)
             for reason, tests in by_reason.items():
                 more = f" (+{len(tests) - 1} more tests)" if len(tests) > 1 else ""
                 report.append(f"  {lesson}-{backend} {tests[0]}{more}: {reason}")
