@@ -44,7 +44,7 @@ def why(output: str) -> str:
     for i, line in enumerate(lines):
         if "Failure" in line:
             detail = " ".join(l.strip() for l in lines[i + 1:i + 8] if l.strip())
-            explained = re.search(r"Actual: false \((.*)\) Expected: true", detail)
+            explained = re.search(r"Actual: false \((.*?)\) Expected: true", detail)
             return (explained.group(1) if explained else detail)[:300]
         if "C++ exception" in line or "threw" in line:
             return line.strip()[:300]
