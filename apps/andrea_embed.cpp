@@ -11,6 +11,7 @@
 #include "apps/backend.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/npy.hpp"
+#include "reference/check.hpp"
 #include "reference/errors.hpp"
 #include "reference/init.hpp"
 
@@ -22,7 +23,9 @@ struct Options {
   std::string config = "andrea-120m";
   std::uint64_t seed = default_seed;
   std::string ids, ids_file, ids_format = "auto", text, out, backend;
-  std::int64_t offset = 0, length = -1;
+  std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
+  // Which options were given: an empty value given on purpose is an error, not "absent".
+  bool has_ids = false, has_ids_file = false, has_text = false, has_out = false, has_backend = false;
 };
 
 // 7275264 -> "7,275,264"
@@ -36,11 +39,11 @@ std::string grouped(std::int64_t n) {
 }
 
 std::vector<std::int32_t> read_input(const Options& o, const Config& config, std::string* what) {
-  if (!o.ids.empty()) {
+  if (o.has_ids) {
     *what = "--ids";
     return cli::parse_ids(o.ids, "--ids");
   }
-  if (!o.ids_file.empty()) {
+  if (o.has_ids_file) {
     const cli::IdsFormat format = o.ids_format == "auto"   ? cli::guess_format(o.ids_file)
                                   : o.ids_format == "text" ? cli::IdsFormat::text
                                                            : cli::IdsFormat::uint16;
@@ -48,17 +51,18 @@ std::vector<std::int32_t> read_input(const Options& o, const Config& config, std
                         format == cli::IdsFormat::text ? "text" : "raw uint16", o.offset);
     return cli::read_ids_file(o.ids_file, format, o.offset, o.length);
   }
-  if (!o.text.empty()) {
-    *what = "--text as UTF-8 byte ids 0-255";
+  if (o.has_text) {
+    *what = "--text as UTF-8 byte ids 0-255 (any bytes are taken as they are)";
     return cli::byte_ids(o.text);
   }
   *what = fmt::format("the lesson's example sequence (seed {})", o.seed);
   return example_ids(config.context_length, config.vocab_size, o.seed);
 }
 
-const cli::Backend& pick_backend(const std::vector<cli::Backend>& all, const std::string& name) {
+const cli::Backend& pick_backend(const std::vector<cli::Backend>& all, const std::string& name,
+                                 bool given) {
   for (const cli::Backend& b : all) {
-    if (name.empty() ? b.unavailable().empty() : b.name == name) {
+    if (!given ? b.unavailable().empty() : b.name == name) {
       if (const std::string why = b.unavailable(); !why.empty()) {
         throw InputError(fmt::format("backend {} is not usable here: {}", name, why));
       }
@@ -127,10 +131,15 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
 int run(const Options& o) {
   const Config& config = config_by_name(o.config);
   const std::vector<cli::Backend> all = cli::backends();
-  const cli::Backend& backend = pick_backend(all, o.backend);
+  const cli::Backend& backend = pick_backend(all, o.backend, o.has_backend);
+  if (o.has_out && o.out.empty()) throw InputError("--out needs a file name");
 
   std::string source;
   const std::vector<std::int32_t> ids = read_input(o, config, &source);
+  // Check the ids before the 7.3M parameters are drawn (combine checks them again).
+  check::sequence_length(static_cast<std::int64_t>(ids.size()), config.context_length);
+  check::token_ids(ids, config.vocab_size);
+  if (o.has_out) cli::check_writable(o.out);
 
   Matrix wte(config.vocab_size, config.d_model), wpe(config.context_length, config.d_model);
   const ParameterReport report = backend.materialize(config, o.seed, wte, wpe);
@@ -148,7 +157,7 @@ int run(const Options& o) {
              ids.size() > 8 ? ", ..." : "");
   print_parameters(config, report);
   print_summary(backend, x, ids);
-  if (!o.out.empty()) {
+  if (o.has_out) {
     cli::write_npy(o.out, x);
     fmt::print("\nwrote {} (float32, shape ({}, {}))\n", o.out, x.rows(), x.cols());
   }
@@ -169,19 +178,29 @@ int main(int argc, char** argv) {
                               "as nanoGPT's train.bin (*.bin)");
   app.add_option("--ids-format", o.ids_format, "format of --ids-file: auto (by extension), text, uint16")
       ->check(CLI::IsMember({"auto", "text", "uint16"}));
-  app.add_option("--offset", o.offset, "first id of the window read from --ids-file (default 0)")->needs(file);
+  app.add_option("--offset", o.offset, "first id of the window read from --ids-file (default 0)")
+      ->needs(file)
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--length", o.length, "number of ids read from --ids-file (n <= T; default: to the end)")
-      ->needs(file);
+      ->needs(file)
+      ->check(CLI::NonNegativeNumber);
   auto* text = app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
   ids->excludes(file)->excludes(text);
   file->excludes(text);
   app.add_option("--config", o.config, "andrea-120m (default) or gpt2-124m")
       ->check(CLI::IsMember({"andrea-120m", "gpt2-124m"}));
-  app.add_option("--seed", o.seed, "seed of the Philox init and of the example ids (default 1337)");
-  app.add_option("--out", o.out, "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
-  app.add_option("--backend", o.backend,
+  app.add_option("--seed", o.seed, "seed of the Philox init and of the example ids (default 1337)")
+      ->check(CLI::NonNegativeNumber);
+  auto* out = app.add_option("--out", o.out,
+                             "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
+  auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
   CLI11_PARSE(app, argc, argv);
+  o.has_ids = ids->count() > 0;
+  o.has_ids_file = file->count() > 0;
+  o.has_text = text->count() > 0;
+  o.has_out = out->count() > 0;
+  o.has_backend = backend->count() > 0;
   try {
     return run(o);
   } catch (const andrea::InputError& e) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -29,8 +30,10 @@ std::vector<std::int32_t> parse_ids(std::string_view text, std::string_view sour
     if (ec != std::errc() || ptr != token.data() + token.size() ||
         value < std::numeric_limits<std::int32_t>::min() ||
         value > std::numeric_limits<std::int32_t>::max()) {
+      std::string shown;  // printable, so a binary file read as text gives a readable message
+      for (const char c : token.substr(0, 24)) shown += (c >= 32 && c < 127) ? c : '?';
       throw InputError(fmt::format("{}: entry {} '{}' is not a token id (an int32 integer)",
-                                   source, ids.size() + 1, token));
+                                   source, ids.size() + 1, shown));
     }
     ids.push_back(static_cast<std::int32_t>(value));
     pos = end;
@@ -44,20 +47,31 @@ IdsFormat guess_format(std::string_view path) {
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+// Opens a regular file; returns its size in bytes.
+std::uintmax_t open_ids_file(const std::string& path, std::ifstream& in) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw InputError(fmt::format("cannot open ids file '{}': {}", path,
+                                 std::filesystem::exists(path, ec) ? "not a regular file"
+                                                                   : "no such file"));
+  }
+  in.open(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot open ids file '{}'", path));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(fmt::format("cannot read ids file '{}'", path));
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size == 0) throw InputError(fmt::format("ids file '{}' is empty", path));
+  return size;
+}
+
+std::string read_bytes(std::ifstream& in, const std::string& path, std::uintmax_t offset,
+                       std::uintmax_t count) {
+  std::string bytes(count, '\0');
+  in.seekg(static_cast<std::streamoff>(offset));
+  in.read(bytes.data(), static_cast<std::streamsize>(count));
+  if (!in) throw InputError(fmt::format("cannot read ids file '{}'", path));
   return bytes;
 }
 
-std::vector<std::int32_t> uint16_ids(const std::string& bytes, const std::string& path) {
-  if (bytes.size() % 2 != 0) {
-    throw InputError(fmt::format(
-        "ids file '{}' is truncated: {} bytes is not a whole number of uint16 ids", path,
-        bytes.size()));
-  }
+std::vector<std::int32_t> uint16_ids(const std::string& bytes) {
   std::vector<std::int32_t> ids(bytes.size() / 2);
   for (std::size_t i = 0; i < ids.size(); ++i) {  // little-endian, whatever the host
     ids[i] = static_cast<unsigned char>(bytes[2 * i]) |
@@ -66,14 +80,9 @@ std::vector<std::int32_t> uint16_ids(const std::string& bytes, const std::string
   return ids;
 }
 
-}  // namespace
-
-std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format,
-                                        std::int64_t offset, std::int64_t length) {
-  const std::string bytes = read_file(path);
-  std::vector<std::int32_t> ids =
-      format == IdsFormat::uint16 ? uint16_ids(bytes, path) : parse_ids(bytes, path);
-  const auto count = static_cast<std::int64_t>(ids.size());
+// [offset, offset + length) of `count` ids; length < 0: to the end.
+void check_window(const std::string& path, std::int64_t count, std::int64_t offset,
+                  std::int64_t& length) {
   if (offset < 0 || offset >= count) {
     throw InputError(fmt::format("--offset {} is outside the {} ids of '{}': it must be in [0, {})",
                                  offset, count, path, count));
@@ -83,6 +92,26 @@ std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat forma
     throw InputError(fmt::format("--length {} from --offset {} runs past the {} ids of '{}'",
                                  length, offset, count, path));
   }
+}
+
+}  // namespace
+
+std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format,
+                                        std::int64_t offset, std::int64_t length) {
+  std::ifstream in;
+  const std::uintmax_t size = open_ids_file(path, in);
+  if (format == IdsFormat::uint16) {  // read only the window: train.bin may hold billions of ids
+    if (size % 2 != 0) {
+      throw InputError(fmt::format(
+          "ids file '{}' is truncated: {} bytes is not a whole number of uint16 ids", path, size));
+    }
+    check_window(path, static_cast<std::int64_t>(size / 2), offset, length);
+    return uint16_ids(read_bytes(in, path, 2 * static_cast<std::uintmax_t>(offset),
+                                 2 * static_cast<std::uintmax_t>(length)));
+  }
+  const std::vector<std::int32_t> ids = parse_ids(read_bytes(in, path, 0, size), path);
+  if (ids.empty()) throw InputError(fmt::format("ids file '{}' holds no ids", path));
+  check_window(path, static_cast<std::int64_t>(ids.size()), offset, length);
   return {ids.begin() + offset, ids.begin() + offset + length};
 }
 

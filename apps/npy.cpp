@@ -5,12 +5,28 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <unistd.h>
 
 #include "reference/errors.hpp"
 
 namespace andrea::cli {
 
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(path, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    throw InputError(fmt::format("cannot write '{}': it exists and is not a regular file", path));
+  }
+  const fs::path folder = fs::path(path).parent_path();
+  if (!folder.empty() && !fs::is_directory(folder, ec)) {
+    throw InputError(fmt::format("cannot write '{}': folder '{}' does not exist", path,
+                                 folder.string()));
+  }
+}
+
 void write_npy(const std::string& path, ConstFloatView m) {
+  check_writable(path);
   static_assert(std::endian::native == std::endian::little, "'<f4' needs a little-endian host");
   std::string header = fmt::format("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}",
                                    m.rows(), m.cols());
@@ -19,7 +35,7 @@ void write_npy(const std::string& path, ConstFloatView m) {
   header.append((64 - unpadded % 64) % 64, ' ');
   header.push_back('\n');
 
-  const std::string partial = path + ".partial";
+  const std::string partial = fmt::format("{}.partial-{}", path, ::getpid());
   {
     std::ofstream out(partial, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(fmt::format("cannot write '{}'", path));

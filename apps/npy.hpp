@@ -7,10 +7,14 @@
 
 namespace andrea::cli {
 
+/// Throws andrea::InputError unless `path` can be written: its folder exists and
+/// the path is absent or a regular file (never a directory, device or symlink).
+void check_writable(const std::string& path);
+
 /// Writes m (rows, cols) float32 as NPY format 1.0 ('<f4', C order, shape
 /// (rows, cols)). The bytes go to a temporary file renamed into place at the
 /// end, so a failure leaves no partial file. Throws andrea::InputError when the
-/// file cannot be written. Format: numpy/lib/format.py (NEP 1).
+/// file cannot be written or check_writable() refuses the path. Format: numpy/lib/format.py (NEP 1).
 void write_npy(const std::string& path, ConstFloatView m);
 
 }  // namespace andrea::cli

@@ -7,7 +7,8 @@
 //      active threads adds the second half (256 -> 128 -> 64 -> 32), with a
 //      __syncthreads() between steps so no thread reads a value before it is written;
 //   3. the last 32 values are summed inside warp 0 with __shfl_down_sync, which
-//      needs no shared memory and no barrier (the 32 lanes run in lock-step).
+//      needs no shared memory and no __syncthreads: the full mask 0xffffffff makes
+//      all 32 lanes of the warp meet at each shuffle.
 // Requires blockDim.x == kBlockSize (a power of two, >= 64), 1-D blocks, and every
 // thread of the block calling it (it holds __syncthreads). The result is valid
 // in thread 0 only.

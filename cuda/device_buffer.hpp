@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 
 #include "cuda/flavor.hpp"
 #include "cuda/runtime.hpp"
@@ -31,6 +32,9 @@ class DeviceBuffer {
 
   /// Copies the whole buffer to host memory of the same size.
   void copy_to(std::span<T> host) const {
+    if (static_cast<std::int64_t>(host.size()) != count_) {
+      throw std::logic_error("DeviceBuffer::copy_to: host span size differs from the buffer");
+    }
     if (count_ > 0) ANDREA_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
   }
 

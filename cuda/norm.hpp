@@ -13,7 +13,8 @@ float l2_norm(std::span<const float> v);
 
 /// out[r] = ||m[r]||; m (rows, cols), out (rows). Same contract as
 /// reference::row_norms. Kernel: grid (rows), block (256); each thread sums the
-/// squares of a strided slice of the row, then block_sum (cuda/block_reduce.cuh).
+/// squares of a strided slice of the row, then a shared-memory tree reduction and
+/// a warp shuffle add the 256 partial sums (written out in cuda/norm.cu).
 void row_norms(ConstFloatView m, std::span<float> out);
 
 ANDREA_CUDA_END

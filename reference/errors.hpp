@@ -1,4 +1,5 @@
-// The two exceptions the project throws.
+// The exceptions of the plain C++ code (the CUDA code adds andrea::CudaError,
+// in cuda/runtime.hpp, for a failed CUDA call).
 #pragma once
 
 #include <stdexcept>

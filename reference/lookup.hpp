@@ -9,6 +9,7 @@ namespace andrea::reference {
 ///   wte (V, d_model) float32, ids (n) int32 token ids, out (n, d_model) float32.
 /// Throws andrea::InputError, writing nothing, when ids is empty, an id is
 /// outside [0, V), or wte / out are empty or disagree in shape.
+/// out must not overlap wte.
 /// Convention: torch.nn.Embedding.forward (PyTorch), encoder_forward (llm.c).
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out);
 

@@ -52,7 +52,22 @@ expect_error bad-length "--length 5 from --offset 1 runs past the 3 ids" --ids-f
 expect_error bad-config "config" --config llama
 expect_error bad-backend "unknown backend 'tpu'" --backend tpu
 expect_error two-inputs "excludes" --ids 1 --text a
-out=/nonexistent/dir/x.npy expect_error unwritable "cannot write '/nonexistent/dir/x.npy'" --ids 1
+expect_error empty-ids-value "empty sequence" --ids ""
+expect_error empty-text "empty sequence" --text ""
+expect_error empty-backend "unknown backend ''" --backend ""
+expect_error negative-length "--length" --ids-file "$tmp/train.bin" --length -3
+expect_error negative-seed "--seed" --seed -1
+expect_error directory-as-ids "cannot open ids file '$tmp': not a regular file" --ids-file "$tmp"
+: >"$tmp/empty.txt"
+expect_error empty-file "ids file '$tmp/empty.txt' is empty" --ids-file "$tmp/empty.txt"
+printf ' \n, \n' >"$tmp/blank.txt"
+expect_error blank-file "holds no ids" --ids-file "$tmp/blank.txt"
+expect_error binary-as-text "is not a token id" --ids-file "$tmp/train.bin" --ids-format text
+if "$exe" --ids 1 --out "" >/dev/null 2>"$tmp/err"; then fail "empty --out: exit 0"; fi
+grep -Fq -- "--out needs a file name" "$tmp/err" || fail "empty --out: $(cat "$tmp/err")"
+out=/dev/null expect_error device-as-out "cannot write '/dev/null': it exists and is not a regular file" --ids 1
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+out=/nonexistent/dir/x.npy expect_error unwritable "cannot write '/nonexistent/dir/x.npy': folder '/nonexistent/dir' does not exist" --ids 1
 
 # --out: numpy reads back float32 (n, d_model) equal to x = wte[id] + wpe[t].
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
