@@ -11,9 +11,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 failures=0
+passes=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 expect() {  # expect FILE PATTERN WHAT
-  grep -Eq -- "$2" "$1" || fail "$3: no /$2/ in the grade report"
+  if grep -Eq -- "$2" "$1"; then passes=$((passes + 1)); else fail "$3: no /$2/ in the grade report"; fi
 }
 
 grade() {  # grade LESSONS_DIR BUILD_DIR REPORT
@@ -49,5 +50,5 @@ expect "$work/wrong.txt" "L02-cudasim .*(first wrong element|expected)" "missing
 expect "$work/wrong.txt" "^L01 lookup .* 10\.0/10$" "untouched lesson keeps full marks"
 if grep -Eq "^total +60\.0/60$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
 
-echo "grader: $failures failure(s)"
+echo "grader: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
