@@ -118,6 +118,35 @@ void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids
   shape("out", out, ids.rows() * ids.cols(), wte.cols());
 }
 
+void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte) {
+  non_empty("dwte", dwte);
+  non_empty("ids", ids);
+  token_ids(ids.flat(), dwte.rows());
+  shape("dout", dout, ids.rows() * ids.cols(), dwte.cols());
+  finite("dout", dout.flat());
+}
+
+void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe) {
+  non_empty("dwpe", dwpe);
+  sequence_length(n, dwpe.rows());
+  non_empty("dout", dout);
+  if (dout.rows() % n != 0) {
+    throw InputError(fmt::format("dout has {} rows, not a whole number of sequences of length {}",
+                                 dout.rows(), n));
+  }
+  shape("dout", dout, dout.rows(), dwpe.cols());
+  finite("dout", dout.flat());
+}
+
+void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w) {
+  non_empty("w", w);
+  shape("dw", dw, w.rows(), w.cols());
+  token_ids(ids, w.rows());
+  if (!std::isfinite(lr) || !(lr > 0.0f)) {
+    throw InputError(fmt::format("learning rate {} is not a finite number > 0", lr));
+  }
+}
+
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe) {
   validate(config);
   shape("wte", wte, config.vocab_size, config.d_model);

@@ -66,6 +66,12 @@ void combine_args(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, ConstFlo
 /// combine_batch: as combine for ids (B, n), out (B * n, d).
 void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids,
                         ConstFloatView out);
+/// wte_backward: ids (B, n) non-empty and in [0, V), dout (B * n, d) finite, dwte (V, d) non-empty.
+void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte);
+/// wpe_backward: dwpe (T, d) non-empty, 1 <= n <= T, dout (B * n, d) with B >= 1, finite.
+void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
+/// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
+void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 
