@@ -39,9 +39,6 @@ __global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* i
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x[c] = add(tok[c], pos[c]);
 }
 
-constexpr auto combine_scalar = combine_kernel<float>;
-constexpr auto combine_vector = combine_kernel<float4>;
-
 // ids (B, n) validated; out (B * n, d_model).
 void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
   const DeviceBuffer<float> d_wte(wte.flat()), d_wpe(wpe.flat());
@@ -53,12 +50,13 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
     return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
   };
   if (d % 4 == 0) {
-    ANDREA_LAUNCH(combine_vector, rows, threads(d / 4), reinterpret_cast<const float4*>(d_wte.get()),
-                  reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
-                  reinterpret_cast<float4*>(d_out.get()), ids.cols(), d / 4, wte.rows());
+    combine_kernel<<<rows, threads(d / 4)>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                             reinterpret_cast<const float4*>(d_wpe.get()),
+                                             d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
+                                             ids.cols(), d / 4, wte.rows());
   } else {
-    ANDREA_LAUNCH(combine_scalar, rows, threads(d), d_wte.get(), d_wpe.get(), d_ids.get(),
-                  d_out.get(), ids.cols(), d, wte.rows());
+    combine_kernel<<<rows, threads(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(), d_out.get(),
+                                         ids.cols(), d, wte.rows());
   }
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

@@ -50,8 +50,8 @@ PairResult pair(std::span<const float> u, std::span<const float> v) {
   check::dot_args(u, v);
   const DeviceBuffer<float> d_u(u), d_v(v);
   DeviceBuffer<float> d_dot(1), d_cos(1);
-  ANDREA_LAUNCH(pair_kernel, dim3(1, 1), kThreads, d_u.get(), d_v.get(),
-                static_cast<std::int64_t>(u.size()), d_dot.get(), d_cos.get());
+  pair_kernel<<<dim3(1, 1), kThreads>>>(d_u.get(), d_v.get(), static_cast<std::int64_t>(u.size()),
+                                        d_dot.get(), d_cos.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   PairResult r{};
   d_dot.copy_to({&r.dot, 1});
@@ -80,8 +80,8 @@ void cosine_matrix(ConstFloatView rows, FloatView out) {
   const auto k = static_cast<unsigned>(rows.rows());
   const DeviceBuffer<float> d_rows(rows.flat());
   DeviceBuffer<float> d_dots(out.size()), d_cos(out.size());
-  ANDREA_LAUNCH(pair_kernel, dim3(k, k), kThreads, d_rows.get(), d_rows.get(), rows.cols(),
-                d_dots.get(), d_cos.get());
+  pair_kernel<<<dim3(k, k), kThreads>>>(d_rows.get(), d_rows.get(), rows.cols(), d_dots.get(),
+                                        d_cos.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   d_cos.copy_to(out.flat());
   // END SOLUTION

@@ -34,9 +34,6 @@ __global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst[c] = src[c];
 }
 
-constexpr auto lookup_scalar = lookup_kernel<float>;
-constexpr auto lookup_vector = lookup_kernel<float4>;
-
 unsigned threads_for(std::int64_t width) {
   return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
 }
@@ -54,11 +51,12 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   const auto n = static_cast<unsigned>(ids.size());
   const std::int64_t d = wte.cols();
   if (d % 4 == 0) {
-    ANDREA_LAUNCH(lookup_vector, n, threads_for(d / 4), reinterpret_cast<const float4*>(d_wte.get()),
-                  d_ids.get(), reinterpret_cast<float4*>(d_out.get()), d / 4, wte.rows());
+    // float4 pointers: the compiler deduces T = float4 (the vector path).
+    lookup_kernel<<<n, threads_for(d / 4)>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                             d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
+                                             d / 4, wte.rows());
   } else {
-    ANDREA_LAUNCH(lookup_scalar, n, threads_for(d), d_wte.get(), d_ids.get(), d_out.get(), d,
-                  wte.rows());
+    lookup_kernel<<<n, threads_for(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d, wte.rows());
   }
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

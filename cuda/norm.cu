@@ -57,8 +57,7 @@ __global__ void row_norms_kernel(const float* m, float* out, std::int64_t cols) 
 void launch_row_norms(ConstFloatView m, std::span<float> out) {
   const DeviceBuffer<float> d_m(m.flat());
   DeviceBuffer<float> d_out(m.rows());
-  ANDREA_LAUNCH(row_norms_kernel, static_cast<unsigned>(m.rows()), kThreads, d_m.get(), d_out.get(),
-                m.cols());
+  row_norms_kernel<<<static_cast<unsigned>(m.rows()), kThreads>>>(d_m.get(), d_out.get(), m.cols());
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out);
 }

@@ -45,8 +45,7 @@ std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
   ANDREA_CUDA_CHECK(cudaMemset(written.get(), 0, written.bytes()));
   const auto blocks = static_cast<unsigned>(
       std::clamp<std::int64_t>((table.size() + kThreads - 1) / kThreads, 1, 65535));
-  ANDREA_LAUNCH(init_kernel, blocks, kThreads, table.get(), table.size(), seed, which, d_model,
-                written.get());
+  init_kernel<<<blocks, kThreads>>>(table.get(), table.size(), seed, which, d_model, written.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   unsigned long long count = 0;
   written.copy_to({&count, 1});

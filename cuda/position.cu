@@ -33,8 +33,7 @@ void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());
   const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (wpe.cols() + 31) / 32 * 32));
-  ANDREA_LAUNCH(positions_kernel, static_cast<unsigned>(n), threads, d_wpe.get(), d_out.get(),
-                wpe.cols());
+  positions_kernel<<<static_cast<unsigned>(n), threads>>>(d_wpe.get(), d_out.get(), wpe.cols());
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
   // END SOLUTION

@@ -1,12 +1,19 @@
 // The one header every kernel file includes. Under nvcc it is CUDA; under a plain C++ compiler
 // it is cudasim, which runs the same kernels on the CPU (see cuda/sim/cudasim.hpp).
 //
-//   ANDREA_LAUNCH(kernel, grid, block, args...)  kernel<<<grid, block>>>(args...)
+// Kernels are launched as everywhere in CUDA, in both builds:
+//
+//   kernel<<<grid, block>>>(args...);
+//   kernel<<<grid, block, shared_bytes, stream>>>(args...);  // dynamic shared memory, stream
+//
+// (for g++, the build rewrites each launch in a .cu file into a call of the CPU layer: see
+// cuda/sim/cu2cpp.py). Also here:
+//
 //   ANDREA_CUDA_CHECK(expr)      throws andrea::CudaError if expr is not cudaSuccess
 //   ANDREA_CUDA_CHECK_LAUNCH()   after a launch: cudaGetLastError, then cudaDeviceSynchronize
-//
-// A kernel template with several template arguments goes in parentheses, since its comma would
-// split the macro's arguments: ANDREA_LAUNCH((kern<float, 256>), grid, block, x, n).
+//   ANDREA_LAUNCH(kernel, grid, block, args...)  the old spelling of kernel<<<grid, block>>>,
+//                                kept for files that are not rewritten (plain .cpp tests); a
+//                                template with several arguments goes in parentheses.
 #pragma once
 
 #include <stdexcept>
@@ -17,8 +24,15 @@
 #define ANDREA_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #else
 #include "cuda/sim/cudasim.hpp"
-#define ANDREA_LAUNCH(kernel, grid, block, ...) \
-  ::cudasim::launch(#kernel, kernel, (grid), (block) __VA_OPT__(, ) __VA_ARGS__)
+#define ANDREA_LAUNCH(kernel, grid, block, ...)                                             \
+  ::cudasim::detail::launch_chevron(                                                         \
+      ::cudasim::detail::LaunchConfig((grid), (block)), #kernel,                             \
+      [&](auto&&... cudasim_a) -> decltype(kernel(cudasim_a...)) { kernel(cudasim_a...); },  \
+      [](auto cudasim_ok) {                                                                  \
+        static_assert(decltype(cudasim_ok)::value,                                           \
+                      "kernel '" #kernel "' cannot be called with these arguments: check "   \
+                      "their number and types against the kernel's parameters");            \
+      } __VA_OPT__(, ) __VA_ARGS__)
 #endif
 
 namespace andrea {

@@ -1,11 +1,15 @@
 // The runtime API on host memory, and the per-host-thread error state.
 #include "cuda/sim/api.hpp"
 
+#include "cuda/sim/launch.hpp"
+
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 namespace cudasim {
@@ -54,9 +58,9 @@ cudaError_t fail(cudaError_t error, std::string detail) {
   t_detail = std::move(detail);
   return error;
 }
-void fail_launch(std::string detail) {
-  fail(cudaErrorLaunchFailure, std::move(detail));
-  t_pending = cudaErrorLaunchFailure;
+void fail_launch(std::string detail, cudaError_t error) {
+  fail(error, std::move(detail));
+  t_pending = error;
 }
 }  // namespace detail
 }  // namespace cudasim
@@ -140,6 +144,11 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
+    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
   }
   return "unrecognized error code";
 }
@@ -155,6 +164,11 @@ const char* cudaGetErrorString(cudaError_t error) {  // CUDA's own wording
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
   }
   return "unrecognized error code";
 }
@@ -175,5 +189,200 @@ cudaError_t cudaSetDevice(int device) {
   if (device != 0) {
     return fail(cudaErrorInvalidDevice, "cudaSetDevice: the simulator has device 0 only");
   }
+  return cudaSuccess;
+}
+
+// --- More allocation: the same path as cudaMalloc (all memory is host memory here).
+cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags) {
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
+    return fail(cudaErrorInvalidValue, "cudaMallocManaged: flags must be cudaMemAttachGlobal or cudaMemAttachHost");
+  }
+  return cudaMalloc(ptr, size);
+}
+cudaError_t cudaMallocHost(void** ptr, std::size_t size) { return cudaMalloc(ptr, size); }
+cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
+
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                         std::size_t width, std::size_t height, cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) {
+    return fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D: width " + std::to_string(width) +
+                                                " is larger than a pitch (dpitch " +
+                                                std::to_string(dpitch) + ", spitch " +
+                                                std::to_string(spitch) + ")");
+  }
+  if (width == 0 || height == 0) return cudaSuccess;
+  // Check the whole ranges first, so that nothing is written when one is outside.
+  const std::size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
+  const bool to_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool from_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (to_device && !cudasim::on_device(dst, dspan)) {
+    return cudasim::outside("cudaMemcpy2D", "destination");
+  }
+  if (from_device && !cudasim::on_device(src, sspan)) {
+    return cudasim::outside("cudaMemcpy2D", "source");
+  }
+  for (std::size_t r = 0; r < height; ++r) {
+    const cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + r * dpitch,
+                                     static_cast<const char*>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+// --- Streams and events. A stream is only a handle: every operation completes at once.
+namespace cudasim {
+namespace {
+struct Handles {
+  std::mutex mutex;
+  std::set<const void*> streams, events;
+};
+Handles& handles() {
+  static auto* h = new Handles;
+  return *h;
+}
+bool known(const std::set<const void*>& set, const void* p) {
+  std::lock_guard lock(handles().mutex);
+  return set.count(p) != 0;
+}
+}  // namespace
+namespace detail {
+bool stream_valid(cudaStream_t stream) {
+  return stream == nullptr || known(handles().streams, stream);
+}
+}  // namespace detail
+}  // namespace cudasim
+
+struct CUstream_st {
+  unsigned flags;
+};
+struct CUevent_st {
+  unsigned flags;
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when{};
+};
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (stream == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamCreate: stream is null");
+  *stream = new CUstream_st{flags};
+  std::lock_guard lock(cudasim::handles().mutex);
+  cudasim::handles().streams.insert(*stream);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  {
+    std::lock_guard lock(cudasim::handles().mutex);
+    if (stream == nullptr || cudasim::handles().streams.erase(stream) == 0) {
+      return fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: not a live stream");
+    }
+  }
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (!cudasim::detail::stream_valid(stream)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaStreamSynchronize: not a live stream");
+  }
+  return cudaDeviceSynchronize();
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  if (!cudasim::detail::stream_valid(stream)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaMemcpyAsync: not a live stream");
+  }
+  return cudaMemcpy(dst, src, count, kind);
+}
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t count, cudaStream_t stream) {
+  if (!cudasim::detail::stream_valid(stream)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaMemsetAsync: not a live stream");
+  }
+  return cudaMemset(ptr, value, count);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
+  if (event == nullptr) return fail(cudaErrorInvalidValue, "cudaEventCreate: event is null");
+  *event = new CUevent_st{flags};
+  std::lock_guard lock(cudasim::handles().mutex);
+  cudasim::handles().events.insert(*event);
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  {
+    std::lock_guard lock(cudasim::handles().mutex);
+    if (event == nullptr || cudasim::handles().events.erase(event) == 0) {
+      return fail(cudaErrorInvalidResourceHandle, "cudaEventDestroy: not a live event");
+    }
+  }
+  delete event;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (event == nullptr || !cudasim::known(cudasim::handles().events, event)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaEventRecord: not a live event");
+  }
+  if (!cudasim::detail::stream_valid(stream)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaEventRecord: not a live stream");
+  }
+  event->recorded = true;
+  event->when = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (event == nullptr || !cudasim::known(cudasim::handles().events, event)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize: not a live event");
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (ms == nullptr) return fail(cudaErrorInvalidValue, "cudaEventElapsedTime: ms is null");
+  for (cudaEvent_t e : {start, end}) {
+    if (e == nullptr || !cudasim::known(cudasim::handles().events, e)) {
+      return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: not a live event");
+    }
+    if ((e->flags & cudaEventDisableTiming) != 0) {
+      return fail(cudaErrorInvalidResourceHandle,
+                  "cudaEventElapsedTime: event created with cudaEventDisableTiming");
+    }
+    if (!e->recorded) return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: event never recorded");
+  }
+  *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (prop == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDeviceProperties: prop is null");
+  if (device != 0) {
+    return fail(cudaErrorInvalidDevice, "cudaGetDeviceProperties: the simulator has device 0 only");
+  }
+  *prop = cudaDeviceProp{};
+  std::strncpy(prop->name, "cudasim (CPU execution layer)", sizeof prop->name - 1);
+  prop->totalGlobalMem = std::size_t{16} << 30;
+  prop->sharedMemPerBlock = cudasim::kSharedMemoryPerBlock;
+  prop->sharedMemPerMultiprocessor = 164 * 1024;
+  prop->totalConstMem = 64 * 1024;
+  prop->regsPerBlock = 65536;
+  prop->warpSize = 32;
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsDim[0] = 1024;
+  prop->maxThreadsDim[1] = 1024;
+  prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = 2147483647;
+  prop->maxGridSize[1] = 65535;
+  prop->maxGridSize[2] = 65535;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  prop->multiProcessorCount = static_cast<int>(cudasim::worker_threads());
+  prop->major = 8;
+  prop->minor = 0;
+  prop->l2CacheSize = 40 * 1024 * 1024;
+  prop->memoryBusWidth = 64;
+  prop->concurrentKernels = 0;
+  prop->unifiedAddressing = 1;
+  prop->managedMemory = 1;
   return cudaSuccess;
 }

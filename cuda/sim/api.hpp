@@ -5,9 +5,16 @@
 //   nobody wrote gets loud garbage instead of a lucky zero.
 // - cudaMemcpy/cudaMemset check that the device side lies inside one cudaMalloc allocation.
 // - A failed launch is not sticky: once reported, the next calls succeed again.
+// - Streams exist but run synchronously: a launch or an *Async copy on any stream has finished
+//   when the call returns, so stream order and overlap cannot be observed. Events record the
+//   host clock at cudaEventRecord, so cudaEventElapsedTime measures CPU time.
+// - cudaMallocManaged and cudaMallocHost memory come from cudaMalloc: host code and kernels can
+//   both read them (everything is host memory here).
+// - cudaGetDeviceProperties describes a pretend device: see cudasim_device_properties below.
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 // The values are CUDA's own.
@@ -16,13 +23,35 @@ enum cudaError {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
 };
 using cudaError_t = cudaError;
+struct CUstream_st;
+using cudaStream_t = CUstream_st*;
+
+namespace cudasim {
+
+/// The full story of the latest failure on this host thread (which kernel, block and threads,
+/// which barrier), or "" if nothing has failed. Kept after cudaGetLastError() clears the code.
+std::string last_error_detail();
+
+namespace detail {
+cudaError_t fail(cudaError_t error, std::string detail);  // records error + detail, returns error
+bool stream_valid(cudaStream_t stream);                   // null or created, not destroyed
+void fail_launch(std::string detail,                      // a kernel failed while running
+                 cudaError_t error = cudaErrorLaunchFailure);
+}  // namespace detail
+
+}  // namespace cudasim
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -52,15 +81,99 @@ cudaError_t cudaGetDeviceCount(int* count);  // one simulated device
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 
-namespace cudasim {
+// --- More allocation and copies.
+constexpr unsigned cudaMemAttachGlobal = 1, cudaMemAttachHost = 2;
+cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags = cudaMemAttachGlobal);
+cudaError_t cudaMallocHost(void** ptr, std::size_t size);
+cudaError_t cudaFreeHost(void* ptr);
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, std::size_t size, unsigned flags = cudaMemAttachGlobal) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocManaged(&p, size, flags);
+  if (ptr != nullptr) *ptr = static_cast<T*>(p);
+  return e;
+}
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, std::size_t size) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocHost(&p, size);
+  if (ptr != nullptr) *ptr = static_cast<T*>(p);
+  return e;
+}
+/// Copies `height` rows of `width` bytes; rows start every dpitch (spitch) bytes.
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                         std::size_t width, std::size_t height, cudaMemcpyKind kind);
 
-/// The full story of the latest failure on this host thread (which kernel, block and threads,
-/// which barrier), or "" if nothing has failed. Kept after cudaGetLastError() clears the code.
-std::string last_error_detail();
+// --- Streams and events (synchronous: see the top of this file).
+struct CUevent_st;
+using cudaEvent_t = CUevent_st*;
+constexpr unsigned cudaStreamDefault = 0, cudaStreamNonBlocking = 1;
+constexpr unsigned cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2;
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t count, cudaStream_t stream = nullptr);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+/// Milliseconds between two recorded events (CPU time here).
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
-namespace detail {
-cudaError_t fail(cudaError_t error, std::string detail);  // records error + detail, returns error
-void fail_launch(std::string detail);                     // a kernel failed while running
-}  // namespace detail
+// --- __constant__ and __device__ variables: ordinary globals here, copied by reference.
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t count,
+                               std::size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  if (offset > sizeof(T) || count > sizeof(T) - offset || (count > 0 && src == nullptr) ||
+      (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+       kind != cudaMemcpyDefault)) {
+    return cudasim::detail::fail(cudaErrorInvalidValue, "cudaMemcpyToSymbol: bad range or kind");
+  }
+  if (count > 0) std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, count);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count,
+                                 std::size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  if (offset > sizeof(T) || count > sizeof(T) - offset || (count > 0 && dst == nullptr) ||
+      (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+       kind != cudaMemcpyDefault)) {
+    return cudasim::detail::fail(cudaErrorInvalidValue, "cudaMemcpyFromSymbol: bad range or kind");
+  }
+  if (count > 0) std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, count);
+  return cudaSuccess;
+}
 
-}  // namespace cudasim
+/// The subset of CUDA's cudaDeviceProp that the layer fills in (field names are CUDA's).
+struct cudaDeviceProp {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;      // 48 KiB: the most dynamic + static __shared__ per block
+  std::size_t sharedMemPerMultiprocessor;
+  std::size_t totalConstMem;
+  int regsPerBlock;
+  int warpSize;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int maxThreadsPerMultiProcessor;
+  int multiProcessorCount;            // the worker OS threads that run blocks
+  int major, minor;                   // compute capability 8.0, whose limits the layer checks
+  int l2CacheSize;
+  int memoryBusWidth;
+  int concurrentKernels;              // 0: launches run one after the other
+  int unifiedAddressing;
+  int managedMemory;
+};
+/// Fills *prop with the pretend device: "cudasim (CPU execution layer)", compute capability
+/// 8.0 limits (1024 threads a block, grid (2^31-1, 65535, 65535), 48 KiB shared memory a
+/// block, warps of 32), one multiprocessor per worker thread, the host's memory as global memory.
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+

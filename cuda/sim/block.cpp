@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -38,6 +39,9 @@ const char* op_name(WarpOp op) {
     case WarpOp::shfl_up: return "__shfl_up_sync()";
     case WarpOp::shfl_down: return "__shfl_down_sync()";
     case WarpOp::shfl_xor: return "__shfl_xor_sync()";
+    case WarpOp::ballot: return "__ballot_sync()";
+    case WarpOp::any: return "__any_sync()";
+    case WarpOp::all: return "__all_sync()";
   }
   return "?";
 }
@@ -54,7 +58,7 @@ unsigned source_lane(WarpOp op, unsigned lane, unsigned arg, int width) {
     case WarpOp::shfl_down: return lane + b <= bound ? lane + b : lane;
     case WarpOp::shfl_xor: return (lane ^ b) <= bound ? lane ^ b : lane;
     case WarpOp::shfl_idx: return (lane & seg) | (b & ~seg);
-    case WarpOp::sync: break;
+    default: break;
   }
   return lane;
 }
@@ -78,8 +82,22 @@ std::string ranges(const std::vector<unsigned>& ids) {
 
 }  // namespace
 
-void block_barrier(std::source_location where) {
-  Block::current("__syncthreads()").barrier(where);
+int block_barrier(std::source_location where, int predicate) {
+  return Block::current("__syncthreads()").barrier(where, predicate);
+}
+
+unsigned active_mask() { return Block::current("__activemask()").active_mask(); }
+
+void poison_shared(void* p, std::size_t size) {
+  if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size);
+}
+
+void assert_failed(const char* condition, const char* file, int line) {
+  const std::string what = std::string("assertion '") + condition + "' failed at " + file + ":" +
+                           std::to_string(line);
+  if (Block::inside_kernel()) throw DeviceAssert(what);
+  std::fprintf(stderr, "%s\n", what.c_str());  // host code: as the C library's assert
+  std::abort();
 }
 
 std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,
@@ -138,6 +156,9 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   aborting_ = false;
   at_warp_op_.assign((n_ + 31) / 32, 0);
   error_.clear();
+  error_code_ = cudaSuccess;
+  poisoned_.clear();
+  std::memset(t_dynamic_shared, 0xff, launch.shared_bytes);  // "uninitialised", like cudaMalloc
   order_.resize(n_);
   std::iota(order_.begin(), order_.end(), 0u);
   if (launch.order.order == Order::reverse) std::reverse(order_.begin(), order_.end());
@@ -167,6 +188,9 @@ ctx::fiber Block::body(unsigned i, ctx::fiber&& from) {
       try {
         launch_->call.invoke(launch_->call.frame);
       } catch (const Abort&) {
+      } catch (const DeviceAssert& e) {
+        fail(i, e.what());
+        if (error_code_ == cudaErrorLaunchFailure) error_code_ = cudaErrorAssert;
       } catch (const std::exception& e) {
         fail(i, e.what());
       } catch (...) {
@@ -222,21 +246,39 @@ inline void Block::wait() {
 
 void Block::fail(unsigned i, const char* what) {
   if (error_.empty()) {
+    error_code_ = cudaErrorLaunchFailure;
     error_ = "kernel '" + std::string(launch_->name) + "' block " + xyz(blockIdx) + " thread " +
              xyz(threads_[i].idx) + ": " + what;
   }
 }
 
-void Block::barrier(std::source_location where) {
+int Block::barrier(std::source_location where, int predicate) {
   SimThread& t = threads_[running_];
   t.wait = Wait::block_barrier;
   t.site = where;
+  t.value = predicate != 0;
   wait();
+  return static_cast<int>(t.result);
+}
+
+unsigned Block::active_mask() const {
+  const unsigned w = running_ / 32;
+  unsigned mask = 0;
+  for (unsigned l = 0; l < lanes(w); ++l) {
+    if (threads_[w * 32 + l].wait != Wait::exited) mask |= 1u << l;
+  }
+  return mask;
+}
+
+void Block::poison_shared(void* p, std::size_t size) {
+  if (std::find(poisoned_.begin(), poisoned_.end(), p) != poisoned_.end()) return;
+  poisoned_.push_back(p);
+  std::memset(p, 0xff, size);
 }
 
 std::uint64_t Block::warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
                              int width, std::source_location where) {
-  if (mask != 0xffffffffu || n_ % 32 != 0 || width < 1 || width > 32 || (width & (width - 1))) {
+  if (mask != 0xffffffffu || width < 1 || width > 32 || (width & (width - 1))) {
     unsupported(op, mask, width, where);
   }
   SimThread& t = threads_[running_];
@@ -259,10 +301,6 @@ void Block::unsupported(WarpOp op, unsigned mask, int width, std::source_locatio
     throw std::invalid_argument(at + "mask " + hex +
                                 "; cudasim supports only the full mask 0xffffffff");
   }
-  if (n_ % 32 != 0) {
-    throw std::invalid_argument(at + "the block has " + std::to_string(n_) +
-                                " threads, not a whole number of warps (32 threads)");
-  }
   throw std::invalid_argument(at + "width " + std::to_string(width) +
                               " is not a power of 2 in [1, 32]");
 }
@@ -284,26 +322,46 @@ void Block::release() {
     error_ = stuck("__syncthreads() is not reached by every thread of the block", 0, n_);
     return;
   }
-  for (unsigned i = 0; i < n_; ++i) threads_[i].wait = Wait::none;
+  std::uint64_t count = 0;  // for __syncthreads_count/and/or
+  for (unsigned i = 0; i < n_; ++i) count += threads_[i].value;
+  for (unsigned i = 0; i < n_; ++i) {
+    threads_[i].wait = Wait::none;
+    threads_[i].result = count;
+  }
 }
 
-// Opens the barrier of warp w if its 32 lanes wait at the same operation, doing the shuffle.
+// Opens the barrier of warp w if all its lanes wait at the same operation, doing the exchange.
+// The last warp of a block may be partial (blockDim 100: lanes 0-3 of warp 3): a lane that
+// would read a missing lane keeps its own value.
 bool Block::exchange(unsigned w) {
-  SimThread* lanes = &threads_[w * 32];
-  bool same = at_warp_op_[w] == 32;
-  for (unsigned l = 1; same && l < 32; ++l) {
-    same = lanes[l].op == lanes[0].op && same_site(lanes[l].site, lanes[0].site);
+  SimThread* lane = &threads_[w * 32];
+  const unsigned count = lanes(w);
+  bool same = at_warp_op_[w] == count;
+  for (unsigned l = 1; same && l < count; ++l) {
+    same = lane[l].op == lane[0].op && same_site(lane[l].site, lane[0].site);
   }
   if (!same) {
-    error_ = stuck("warp " + std::to_string(w) + ": not all 32 lanes reach the same " +
-                       op_name(lanes[0].op) + " (the simulator supports only the full mask)",
-                   w * 32, w * 32 + 32);
+    error_ = stuck("warp " + std::to_string(w) + ": not all " + std::to_string(count) +
+                       " lanes reach the same " + op_name(lane[0].op) +
+                       " (the simulator supports only the full mask)",
+                   w * 32, w * 32 + count);
     return false;
   }
-  for (unsigned l = 0; l < 32; ++l) {
-    lanes[l].result = lanes[source_lane(lanes[l].op, l, lanes[l].lane_arg, lanes[l].width)].value;
+  unsigned ballot = 0;
+  for (unsigned l = 0; l < count; ++l) ballot |= (lane[l].value != 0 ? 1u : 0u) << l;
+  const unsigned everyone = count == 32 ? ~0u : (1u << count) - 1;
+  for (unsigned l = 0; l < count; ++l) {
+    switch (lane[l].op) {
+      case WarpOp::ballot: lane[l].result = ballot; break;
+      case WarpOp::any: lane[l].result = ballot != 0; break;
+      case WarpOp::all: lane[l].result = ballot == everyone; break;
+      default: {
+        const unsigned src = source_lane(lane[l].op, l, lane[l].lane_arg, lane[l].width);
+        lane[l].result = lane[src < count ? src : l].value;
+      }
+    }
   }
-  for (unsigned l = 0; l < 32; ++l) lanes[l].wait = Wait::none;
+  for (unsigned l = 0; l < count; ++l) lane[l].wait = Wait::none;
   at_warp_op_[w] = 0;
   return true;
 }

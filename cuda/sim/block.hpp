@@ -1,6 +1,8 @@
 // One CUDA block, run as fibers on the calling OS thread (internal to cudasim).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <source_location>
@@ -9,6 +11,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include "cuda/sim/api.hpp"
 #include "cuda/sim/device.hpp"
 #include "cuda/sim/fiber_stack.hpp"
 #include "cuda/sim/launch.hpp"
@@ -19,6 +22,7 @@ struct LaunchInfo {
   const char* name;
   KernelCall call;
   dim3 grid, block;
+  std::size_t shared_bytes;  // dynamic shared memory of each block
   ThreadOrder order;
 };
 
@@ -53,12 +57,16 @@ class Block {
   Block& operator=(const Block&) = delete;
   ~Block();
 
-  /// Runs block `index` to completion. Returns "" or what went wrong.
+  /// Runs block `index` to completion. Returns "" or what went wrong; then error_code() says
+  /// which CUDA error it is (cudaErrorAssert for a failed assert, else cudaErrorLaunchFailure).
   std::string run(const LaunchInfo& launch, uint3 index);
+  cudaError_t error_code() const { return error_code_; }
 
   static Block& current(const char* what);  // the block running on this OS thread
   static bool inside_kernel();              // is a CUDA thread running on this OS thread?
-  void barrier(std::source_location where);
+  int barrier(std::source_location where, int predicate);
+  unsigned active_mask() const;
+  void poison_shared(void* p, std::size_t size);
   std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
                         int width, std::source_location where);
 
@@ -72,6 +80,7 @@ class Block {
   void wait();                    // the running thread stops at a barrier
   void release();                 // opens a barrier or sets error_
   void fail(unsigned i, const char* what);  // thread i threw
+  unsigned lanes(unsigned warp) const { return std::min(32u, n_ - warp * 32); }
   [[noreturn]] void unsupported(WarpOp op, unsigned mask, int width,
                                 std::source_location where) const;
   bool exchange(unsigned warp);
@@ -94,6 +103,8 @@ class Block {
   bool aborting_ = false;
   bool quitting_ = false;
   std::string error_;
+  cudaError_t error_code_ = cudaSuccess;
+  std::vector<const void*> poisoned_;  // the __shared__ variables filled with 0xff in this block
   std::mt19937_64 rng_;
   const void* os_stack_bottom_ = nullptr;  // the OS thread's stack, for ASan
   std::size_t os_stack_size_ = 0;

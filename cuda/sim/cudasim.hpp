@@ -27,6 +27,7 @@
 #define __host__
 #define __constant__
 #define __forceinline__ inline
+#define __align__(n) alignas(n)
 #define __launch_bounds__(...)
 // One copy per worker OS thread, and a worker runs one block at a time: per-block memory.
 #define __shared__ static thread_local

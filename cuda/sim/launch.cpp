@@ -164,7 +164,8 @@ unsigned worker_threads() {
 
 namespace detail {
 
-void launch(const char* name, KernelCall call, dim3 grid, dim3 block) {
+void launch(const char* name, KernelCall call, const LaunchConfig& config) {
+  const dim3 grid = config.grid, block = config.block;
   if (Block::inside_kernel()) {
     fail(cudaErrorNotSupported, "kernel '" + std::string(name) +
                                     "' launched from device code (dynamic parallelism)");
@@ -192,14 +193,27 @@ void launch(const char* name, KernelCall call, dim3 grid, dim3 block) {
     fail(cudaErrorInvalidConfiguration, "kernel '" + std::string(name) + "': " + why);
     return;
   }
+  if (config.shared_bytes > kSharedMemoryPerBlock) {
+    fail(cudaErrorInvalidValue, "kernel '" + std::string(name) + "': " +
+                                    std::to_string(config.shared_bytes) +
+                                    " bytes of dynamic shared memory; a block has at most " +
+                                    std::to_string(kSharedMemoryPerBlock));
+    return;
+  }
+  if (!stream_valid(config.stream)) {
+    fail(cudaErrorInvalidResourceHandle,
+         "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
+    return;
+  }
   if (s.pool.size() != workers) s.pool.resize(workers);
 
-  const LaunchInfo info{name, call, grid, block, s.order};
+  const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order};
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   std::string error;
+  cudaError_t code = cudaErrorLaunchFailure;
   s.pool.run([&] {
     thread_local Block runner;  // one per worker: its stacks outlive the launch
     for (std::uint64_t i = 0; !failed.load() && (i = next.fetch_add(1)) < blocks;) {
@@ -207,18 +221,23 @@ void launch(const char* name, KernelCall call, dim3 grid, dim3 block) {
                         static_cast<unsigned>(i / grid.x % grid.y),
                         static_cast<unsigned>(i / grid.x / grid.y)};
       std::string why;
+      cudaError_t why_code = cudaErrorLaunchFailure;
       try {
         why = runner.run(info, index);
+        why_code = runner.error_code();
       } catch (const std::exception& e) {
         why = "kernel '" + std::string(name) + "': " + e.what();
       }
       if (!why.empty()) {
         std::lock_guard error_lock(error_mutex);
-        if (!failed.exchange(true)) error = std::move(why);
+        if (!failed.exchange(true)) {
+          error = std::move(why);
+          code = why_code == cudaSuccess ? cudaErrorLaunchFailure : why_code;
+        }
       }
     }
   });
-  if (failed.load()) fail_launch(error);
+  if (failed.load()) fail_launch(error, code);
 }
 
 }  // namespace detail

@@ -1,6 +1,7 @@
 // Launching a kernel, and the two knobs of the scheduler: worker threads and thread order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -8,7 +9,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "cuda/sim/api.hpp"
 #include "cuda/sim/builtins.hpp"
+#include "cuda/sim/device.hpp"
 
 namespace cudasim {
 
@@ -36,7 +39,41 @@ struct KernelCall {
   void (*invoke)(const void* frame);  // calls the kernel with the arguments stored in frame
   const void* frame;
 };
-void launch(const char* name, KernelCall call, dim3 grid, dim3 block);
+
+/// What goes between <<< and >>>: grid, block, dynamic shared memory in bytes, stream.
+struct LaunchConfig {
+  dim3 grid, block;
+  std::size_t shared_bytes = 0;
+  cudaStream_t stream = nullptr;
+  LaunchConfig(dim3 g, dim3 b, std::size_t shared = 0, cudaStream_t s = nullptr)
+      : grid(g), block(b), shared_bytes(shared), stream(s) {}
+};
+
+void launch(const char* name, KernelCall call, const LaunchConfig& config);
+
+/// kernel<<<config>>>(args...) as rewritten by cuda/sim/cu2cpp.py (and ANDREA_LAUNCH).
+/// `kernel` is a lambda that calls the kernel by name, so C++ picks the overload and deduces
+/// template arguments as nvcc does. Each CUDA thread calls it on its own copies of the
+/// arguments. `mismatch` holds a static_assert naming the kernel: the one message a student
+/// sees when the arguments do not fit the kernel's parameters.
+template <class Kernel, class Mismatch, class... Args>
+void launch_chevron(const LaunchConfig& config, const char* name, Kernel kernel, Mismatch mismatch,
+                    Args&&... args) {
+  constexpr bool fits = std::is_invocable_v<const Kernel&, const std::decay_t<Args>&...>;
+  mismatch(std::bool_constant<fits>{});
+  if constexpr (fits) {
+    struct Frame {
+      Kernel kernel;
+      std::tuple<std::decay_t<Args>...> args;
+    };
+    const Frame frame{kernel, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
+    const auto invoke = [](const void* f) {
+      const Frame& fr = *static_cast<const Frame*>(f);
+      std::apply(fr.kernel, fr.args);  // the kernel's by-value parameters are this thread's copies
+    };
+    launch(name, {invoke, &frame}, config);
+  }
+}
 }  // namespace detail
 
 /// Runs kernel(args...) on a grid of blocks and returns when every block has finished. Like
@@ -45,16 +82,9 @@ void launch(const char* name, KernelCall call, dim3 grid, dim3 block);
 template <class... Params, class... Args>
 void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
-  struct Frame {
-    void (*kernel)(Params...);
-    std::tuple<std::decay_t<Params>...> args;
-  };
-  const Frame frame{kernel, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
-  const auto invoke = [](const void* f) {
-    const Frame& fr = *static_cast<const Frame*>(f);
-    std::apply(fr.kernel, fr.args);
-  };
-  detail::launch(name, {invoke, &frame}, grid, block);
+  detail::launch_chevron(
+      {grid, block}, name, [kernel](auto... a) { kernel(a...); }, [](auto) {},
+      std::forward<Args>(args)...);
 }
 
 }  // namespace cudasim

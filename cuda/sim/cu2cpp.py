@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""Turns a CUDA source file into C++ that g++ compiles against the CPU execution layer.
+
+  cu2cpp.py IN.cu OUT.cpp
+
+Only what plain C++ cannot express is rewritten; everything else is copied as it is,
+and every line keeps its number (a `#line` marker names IN.cu), so compiler messages
+and __syncthreads() sites point at the student's file and line.
+
+  kernel<<<grid, block[, shared_bytes[, stream]]>>>(args...)
+      -> ::cudasim::detail::launch_chevron(LaunchConfig(grid, block, ...), "kernel",
+             <lambda calling kernel(args...)>, <lambda reporting a mismatch>, args...)
+         The lambda lets C++ pick the overload or deduce the template arguments exactly as
+         nvcc does; a call that does not fit stops at one static_assert naming the kernel.
+  extern __shared__ T name[];   -> the block's dynamic shared memory (size from the launch)
+  static __shared__ / __shared__ in a function
+                                -> a per-block variable, filled with 0xff bytes at block start
+  assert(...)                   -> CUDASIM_ASSERT(...): in a kernel, a failure reports the
+                                   kernel, block and thread and fails the launch
+  asm(...)                      -> a compile-time error: inline PTX is not supported
+"""
+import pathlib
+import re
+import sys
+
+IDENT = re.compile(r"[A-Za-z_]\w*")
+OPEN = {"(": ")", "[": "]", "{": "}"}
+CLOSE = {")", "]", "}"}
+
+
+def blank(text: str) -> str:
+    """The text with comments and the contents of string and character literals replaced by
+    spaces (newlines kept), so that the parser below only ever sees code."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c == "R" and text.startswith('R"', i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            paren = text.find("(", i + 2)
+            delim = ")" + text[i + 2:paren] + '"'
+            j = text.find(delim, paren)
+            j = n if j < 0 else j + len(delim)
+            for k in range(i + 1, j - 1):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c in "\"'" and not (c == "'" and i > 0 and text[i - 1].isalnum()):  # 1'000 digit separator
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def match_forward(code: str, i: int) -> int:
+    """Index just past the bracket that closes the one at code[i]."""
+    depth = 0
+    for j in range(i, len(code)):
+        if code[j] in OPEN:
+            depth += 1
+        elif code[j] in CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    raise SyntaxError("unbalanced brackets")
+
+
+def split_top(code: str, start: int, end: int):
+    """(start, end) of each comma-separated part of code[start:end] at bracket depth 0."""
+    parts, depth, s = [], 0, start
+    for j in range(start, end):
+        if code[j] in OPEN:
+            depth += 1
+        elif code[j] in CLOSE:
+            depth -= 1
+        elif code[j] == "," and depth == 0:
+            parts.append((s, j))
+            s = j + 1
+    parts.append((s, end))
+    return parts
+
+
+def callee_start(code: str, end: int) -> int:
+    """Where the kernel expression that ends at `end` (just before <<<) starts:
+    name, ns::name, name<targs>, or a parenthesised expression."""
+    j = end
+    while j > 0 and code[j - 1].isspace():
+        j -= 1
+    if j > 0 and code[j - 1] == ")":
+        depth = 0
+        for k in range(j - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(code[k], 0)
+            if depth == 0:
+                return k
+    while True:
+        if j > 0 and code[j - 1] == ">":  # template arguments
+            depth = 0
+            for k in range(j - 1, -1, -1):
+                depth += {">": 1, "<": -1, ")": 1, "(": -1}.get(code[k], 0)
+                if depth == 0:
+                    j = k
+                    break
+            while j > 0 and code[j - 1].isspace():
+                j -= 1
+        k = j
+        while k > 0 and (code[k - 1].isalnum() or code[k - 1] == "_"):
+            k -= 1
+        if k == j:
+            raise SyntaxError("cannot find the kernel before <<<")
+        j = k
+        m = j
+        while m > 0 and code[m - 1].isspace():
+            m -= 1
+        if m >= 2 and code[m - 2:m] == "::":
+            j = m - 2
+            while j > 0 and code[j - 1].isspace():
+                j -= 1
+            if j == 0 or not (code[j - 1].isalnum() or code[j - 1] in "_>"):
+                return j  # ::name
+            continue
+        return j
+
+
+def launch_edit(text: str, code: str, pos: int, line: int):
+    """The edit (start, end, replacement) for the launch whose <<< is at pos."""
+    start = callee_start(code, pos)
+    callee_text = text[start:pos]
+    callee = " ".join(callee_text.split())
+    depth, j = 0, pos + 3
+    while j < len(code):
+        if code[j] in OPEN:
+            depth += 1
+        elif code[j] in CLOSE:
+            depth -= 1
+        elif depth == 0 and code.startswith(">>>", j):
+            break
+        j += 1
+    else:
+        raise SyntaxError("<<< without >>>")
+    config = text[pos + 3:j]
+    if not 2 <= len(split_top(code, pos + 3, j)) <= 4:
+        raise SyntaxError(f"kernel '{callee}': the launch takes <<<grid, block[, shared_bytes[, stream]]>>>")
+    k = j + 3
+    while k < len(code) and code[k].isspace():
+        k += 1
+    if k >= len(code) or code[k] != "(":
+        raise SyntaxError(f"kernel '{callee}': expected (arguments) after >>>")
+    close = match_forward(code, k)
+    args = text[k + 1:close - 1]
+    message = (f"kernel '{callee}' cannot be called with these arguments: "
+               f"check their number and types against the kernel's parameters")
+    replacement = (
+        f"::cudasim::detail::launch_chevron(::cudasim::detail::LaunchConfig({config}), \"{callee}\", "
+        f"[&](auto&&... cudasim_a) -> decltype({callee}(cudasim_a...)) {{ {callee}(cudasim_a...); }}, "
+        f"[](auto cudasim_ok) {{ static_assert(decltype(cudasim_ok)::value, \"{message}\"); }}"
+        + (f", {args})" if args.strip() else ")")
+        + "\n" * callee_text.count("\n"))
+    return start, close, replacement
+
+
+def scope_kinds(code: str):
+    """For each '{' position: 'namespace' or 'code' (function body, class, initialiser)."""
+    kinds, last = {}, 0
+    for m in re.finditer(r"[{};]", code):
+        if m.group() == "{":
+            head = code[last:m.start()]
+            kinds[m.start()] = "namespace" if re.search(r"\b(namespace|extern)\b", head) else "code"
+        last = m.end()
+    return kinds
+
+
+def shared_names(code: str, start: int, end: int):
+    """Names declared by the declaration code[start:end] (what follows __shared__, no ';')."""
+    names = []
+    for n, (s, e) in enumerate(split_top(code, start, end)):
+        part = code[s:e]
+        part = re.split(r"[\[=]", part, maxsplit=1)[0]
+        idents = IDENT.findall(part)
+        if idents:
+            names.append(idents[-1] if n == 0 else idents[0])
+    return names
+
+
+def rewrite(text: str, source: str) -> str:
+    code = blank(text)
+    kinds = scope_kinds(code)
+    edits = []
+    stack = []
+    token = re.compile(r"<<<|[{}]|\bextern\s+__shared__\b|\bstatic\s+__shared__\b|\b__shared__\b"
+                       r"|\bassert\s*\(|\basm\b")
+    for m in token.finditer(code):
+        t, pos = m.group(), m.start()
+        line = code.count("\n", 0, pos) + 1
+        try:
+            if t == "{":
+                stack.append(kinds[pos])
+            elif t == "}":
+                if stack:
+                    stack.pop()
+            elif t == "<<<":
+                if code[pos - 1] != "<":
+                    edits.append(launch_edit(text, code, pos, line))
+            elif t.startswith("extern"):
+                semi = code.index(";", pos)
+                decl = re.fullmatch(
+                    r"\s*((?:__align__\s*\([^)]*\)|alignas\s*\([^)]*\))?)\s*(.*?)\s*\b(\w+)\s*\[\s*\]\s*",
+                    code[m.end():semi], re.S)
+                if decl is None:
+                    raise SyntaxError("extern __shared__ must declare an array of unknown size: "
+                                      "extern __shared__ float s[];")
+                type_ = text[m.end():semi][decl.start(2):decl.end(2)]
+                name = decl.group(3)
+                edits.append((pos, semi, f"static thread_local {type_}* const {name} = "
+                               f"::cudasim::detail::dynamic_shared<{type_}>()"
+                               + "\n" * code.count("\n", pos, semi)))
+            elif "__shared__" in t:
+                after = pos + t.index("__shared__") + len("__shared__")
+                edits.append((pos, after, "__shared__"))  # the macro adds `static`
+                if "code" not in stack:
+                    continue  # at namespace scope: not poisoned (see cuda/sim/README.md)
+                semi = code.index(";", pos)
+                poison = "".join(
+                    f" ::cudasim::detail::poison_shared(const_cast<void*>("
+                    f"static_cast<const volatile void*>(&{n})), sizeof {n});"
+                    for n in shared_names(code, after, semi))
+                edits.append((semi + 1, semi + 1, poison))
+            elif t.startswith("assert"):
+                if pos == 0 or code[pos - 1] not in ".>:":
+                    edits.append((pos, pos + len("assert"), "CUDASIM_ASSERT"))
+            elif t == "asm":
+                edits.append((pos, pos, 'static_assert(false, "inline PTX (asm) is not supported '
+                                        'by the CPU execution layer (cudasim)"); '))
+        except (SyntaxError, ValueError) as e:
+            sys.exit(f"{source}:{line}: error: {e}")
+    out = text
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        out = out[:start] + replacement + out[end:]
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: cu2cpp.py IN.cu OUT.cpp")
+    source = pathlib.Path(sys.argv[1]).resolve()
+    text = source.read_text()
+    body = rewrite(text, str(source))
+    out = pathlib.Path(sys.argv[2])
+    result = (f"// Generated from {source} by cuda/sim/cu2cpp.py: do not edit.\n"
+              f"#include \"cuda/sim/cudasim.hpp\"\n#line 1 \"{source}\"\n{body}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result)
+
+
+if __name__ == "__main__":
+    main()

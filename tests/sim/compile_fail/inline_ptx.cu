@@ -1,0 +1,8 @@
+// expect: inline PTX (asm) is not supported by the CPU execution layer
+#include "cuda/runtime.hpp"
+
+__global__ void lane_id(unsigned* out) {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  out[threadIdx.x] = lane;
+}

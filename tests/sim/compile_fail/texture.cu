@@ -1,0 +1,6 @@
+// expect: texture memory (tex1Dfetch) is not supported by the CPU execution layer
+#include "cuda/runtime.hpp"
+
+__global__ void read(unsigned long long tex, float* out) {
+  out[threadIdx.x] = tex1Dfetch<float>(tex, threadIdx.x);
+}
