@@ -102,15 +102,15 @@ int main() {
     };
     const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
     const double combine_us = time_us([&] {
-      ANDREA_LAUNCH(combine_vector, rows, 192, reinterpret_cast<const float4*>(d_wte.get()),
-                    reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
-                    reinterpret_cast<float4*>(d_out.get()), n, d / 4, c.vocab_size);
+      combine_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                    reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
+                                    reinterpret_cast<float4*>(d_out.get()), n, d / 4, c.vocab_size);
     }, flush);
     row("combine (fused)", combine_bytes, combine_us, copy_of(combine_bytes));
     const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
     const double lookup_us = time_us([&] {
-      ANDREA_LAUNCH(lookup_vector, rows, 192, reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
-                    reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
+      lookup_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
+                                   reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
     }, flush);
     row("lookup", lookup_bytes, lookup_us, copy_of(lookup_bytes));
   }

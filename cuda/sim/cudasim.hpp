@@ -6,12 +6,21 @@
 // barrier opens when every thread it waits for has arrived. One that can never open is reported
 // as a launch failure naming the kernel, the block and where each thread is: never a hang.
 //
-// A fiber never leaves its worker, so `__shared__` can simply be `static thread_local`.
+// A .cu file reaches g++ through cuda/sim/cu2cpp.py, which rewrites what C++ cannot say:
+// kernel<<<grid, block, shared_bytes, stream>>>(args) becomes a call of
+// cudasim::detail::launch_chevron, `extern __shared__ T s[]` points at the block's dynamic
+// shared memory, a function-scope `__shared__` is filled with 0xff bytes at block start, and
+// assert() reports kernel, block and thread. `#line` markers keep messages on the .cu lines.
+// A fiber never leaves its worker, so `__shared__` can be `static thread_local`.
 //
 // Kernel files include "cuda/runtime.hpp", which picks CUDA (nvcc) or this header (g++).
-// Supported: thread/block indices and sizes, fixed-size __shared__ arrays, block-uniform
-// __syncthreads(), full-mask warp shuffles with blockDim a multiple of 32, atomicAdd, maths.
-// Not supported: extern __shared__, textures, cooperative groups, partial masks, inline PTX.
+// Supported (details and reasons in cuda/sim/README.md): 1-3D grids and blocks, static and
+// dynamic shared memory, __syncthreads(_count/_and/_or), full-mask warp shuffles and votes
+// (partial last warps included), atomics, bit intrinsics, device maths, vector types, streams
+// and events (synchronous), managed/pinned memory, __constant__/__device__ variables,
+// cooperative groups within a block. Refused at compile time with a message: textures and
+// surfaces, inline PTX, grid-wide sync, half precision, wmma, graphs. Refused at run time:
+// warp operations with a partial mask.
 #pragma once
 
 #include <math.h>  // C++'s <math.h> also puts sqrt(float) & co. in the global namespace, as CUDA
