@@ -133,7 +133,7 @@ def callee_start(code: str, end: int) -> int:
             while j > 0 and code[j - 1].isspace():
                 j -= 1
             if j == 0 or not (code[j - 1].isalnum() or code[j - 1] in "_>"):
-                return j  # ::name
+                return m - 2  # ::name
             continue
         return j
 

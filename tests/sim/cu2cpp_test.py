@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Unit tests of cuda/sim/cu2cpp.py, the rewrite of CUDA source for the CPU execution layer:
+every line keeps its number, and each launch form becomes one launch_chevron call."""
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "cuda" / "sim"))
+import cu2cpp  # noqa: E402
+
+
+def launches(text):
+    return cu2cpp.rewrite(text, "t.cu").count("::cudasim::detail::launch_chevron(")
+
+
+class Launch(unittest.TestCase):
+    def test_plain_launch_names_the_kernel_and_keeps_config_and_arguments(self):
+        out = cu2cpp.rewrite("void f() { k<<<g, b>>>(x, y); }", "t.cu")
+        self.assertIn('LaunchConfig(g, b), "k"', out)
+        self.assertIn("decltype(k(cudasim_a...))", out)
+        self.assertTrue(out.endswith(", x, y); }"), out)
+
+    def test_no_arguments(self):
+        out = cu2cpp.rewrite("void f() { k<<<1, 1>>>(); }", "t.cu")
+        self.assertIn('"); }); }', out)
+
+    def test_shared_bytes_and_stream(self):
+        out = cu2cpp.rewrite("void f() { k<<<g, b, n * sizeof(float), s>>>(x); }", "t.cu")
+        self.assertIn("LaunchConfig(g, b, n * sizeof(float), s)", out)
+
+    def test_callee_forms(self):
+        for callee in ["k<float4>", "ns::k", "::ns::k<float, 4>", "(k<float, 4>)", "a::b<T>::k"]:
+            out = cu2cpp.rewrite(f"void f() {{ {callee}<<<1, 2>>>(x); }}", "t.cu")
+            self.assertIn(f'"{callee}"', out)
+            self.assertIn(f"decltype({callee}(cudasim_a...))", out)
+
+    def test_lines_keep_their_numbers(self):
+        text = "void f() {\n  k<<<dim3(1,\n        2), 32>>>(a,\n      b);\n  int after = 1;\n}\n"
+        out = cu2cpp.rewrite(text, "t.cu")
+        self.assertEqual(out.count("\n"), text.count("\n"))
+        self.assertEqual(out.splitlines()[4], "  int after = 1;")
+
+    def test_comments_strings_and_shifts_are_left_alone(self):
+        text = '// k<<<1,1>>>(x)\nconst char* s = "k<<<1,1>>>(x)";\nint y = n << 2 >> 1;\n'
+        self.assertEqual(cu2cpp.rewrite(text, "t.cu"), text)
+
+    def test_several_launches(self):
+        self.assertEqual(launches("void f() { a<<<1,1>>>(x); b<T><<<2,2>>>(); ::c<<<3,3>>>(y); }"), 3)
+
+    def test_wrong_configuration_is_an_error_naming_the_line(self):
+        with self.assertRaises(SystemExit) as e:
+            cu2cpp.rewrite("void f() {\n  k<<<1, 2, 3, 4, 5>>>(x);\n}", "t.cu")
+        self.assertIn("t.cu:2:", str(e.exception))
+
+
+class Shared(unittest.TestCase):
+    def test_extern_shared_points_at_the_dynamic_buffer(self):
+        out = cu2cpp.rewrite("__global__ void k() { extern __shared__ float s[]; }", "t.cu")
+        self.assertIn("static thread_local float* const s = "
+                      "::cudasim::detail::dynamic_shared<float>();", out)
+
+    def test_function_scope_shared_is_poisoned_once_per_declarator(self):
+        out = cu2cpp.rewrite("__global__ void k() { static __shared__ float a[4], b[2]; }", "t.cu")
+        self.assertNotIn("static __shared__", out)
+        self.assertIn("sizeof a);", out)
+        self.assertIn("sizeof b);", out)
+
+    def test_file_scope_shared_is_not_poisoned(self):
+        out = cu2cpp.rewrite("static __shared__ float a[4];\nnamespace { __shared__ int b; }", "t.cu")
+        self.assertEqual(out, "__shared__ float a[4];\nnamespace { __shared__ int b; }")
+
+
+class Other(unittest.TestCase):
+    def test_assert_becomes_the_layer_assert_but_static_assert_stays(self):
+        out = cu2cpp.rewrite("void f() { assert(x); static_assert(true); }", "t.cu")
+        self.assertEqual(out, "void f() { CUDASIM_ASSERT(x); static_assert(true); }")
+
+    def test_inline_ptx_is_refused(self):
+        out = cu2cpp.rewrite('void f() { asm("trap;"); }', "t.cu")
+        self.assertIn("static_assert(false, \"inline PTX (asm) is not supported", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
