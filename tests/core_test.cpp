@@ -38,8 +38,17 @@ TEST(Init, MatchesNumpyTinyTables) {
   EXPECT_TRUE(all_close("wpe", position_table(config), to_matrix(c.at("wpe")), {}));
 }
 
-TEST(Init, SameSeedSameTableOtherSeedOtherTable) {
-  EXPECT_EQ(init_value(7, Table::token, 12345, 768), init_value(7, Table::token, 12345, 768));
+TEST(Init, AnyElementAloneOtherSeedOtherTable) {
+  // init_value draws one element on its own: a golden row of ANDREA's wte, element by element.
+  const json& c = golden_case("init", "andrea-120m");
+  const auto row = c.at("wte_rows").items().begin();
+  const std::vector<float> golden = to_floats(row.value());
+  const std::int64_t r = std::stoll(row.key()), d = andrea_120m.d_model;
+  for (std::int64_t col = 0; col < d; col += 97) {
+    EXPECT_NEAR(init_value(default_seed, Table::token, r * d + col, d), golden[col],
+                1.2e-7 * std::abs(golden[col]))
+        << "wte[" << r << "][" << col << "]";
+  }
   EXPECT_NE(init_value(7, Table::token, 12345, 768), init_value(8, Table::token, 12345, 768));
   EXPECT_NE(init_value(7, Table::token, 12345, 768), init_value(7, Table::position, 12345, 768));
 }
