@@ -3,9 +3,10 @@
 
   docs_test.py [ANDREA_EMBED]
 
-1. Golden values: each figure a README quotes from the model's tables (first
-   columns of a row, row norms, dot products, cosines, parameter counts) equals
-   the value in golden/*.json rounded as the README rounds it.
+1. Golden values: each figure a lesson README quotes from the model's tables
+   (first columns of a row, row norms, dot products, cosines, parameter counts),
+   and the top README's parameter count, equals the value in golden/*.json
+   rounded as the README rounds it.
 2. The program: each README block that starts with `$ ./build/apps/andrea-embed ARGS`
    is run (ANDREA_EMBED is the program, given by ctest) and every line the
    block shows must be a line of its output.
@@ -117,6 +118,12 @@ def check_goldens() -> None:
     params = golden("params", "andrea-120m")
     for count in ("token_table", "position_table", "embedding_total"):
         expect_text("06_parameter_count", f"{params[count]:,}")
+    # The top README: the parameter count and its bytes.
+    top = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
+    said = (f"{params['token_table']:,} + {params['position_table']:,} = "
+            f"**{params['embedding_total']:,}** parameters ({params['bytes_fp32']:,} bytes in fp32)")
+    if said not in top:
+        errors.append(f"README.md: does not say `{said}` (from golden/params.json)")
 
 
 # --- 2. the program's output -------------------------------------------------------
