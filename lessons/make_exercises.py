@@ -4,8 +4,8 @@
 The solutions live in reference/<piece>.cpp (C++ step) and cuda/<piece>.cu
 (CUDA step). Code between `// BEGIN SOLUTION` and `// END SOLUTION` is the
 student's work; what the stub keeps in its place depends on where the markers are:
-  - at namespace level (helpers): removed, with a `// TODO` saying how many
-    lines the solution has;
+  - at namespace level (helpers): removed, with a `// TODO` naming what the
+    solution defines there and how many lines it takes;
   - inside a `__global__` or `__device__` function (a kernel body): the
     signature stays, the body becomes `// TODO: about N lines`;
   - inside a host function: `throw NotImplemented("<lesson>/<file>", "<function>");`
@@ -44,12 +44,23 @@ LESSONS = {  # lesson folder -> piece
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")
 FUNCTION = re.compile(r"^[A-Za-z_].*?\b(\w+)\(")  # a definition starts in column 0
+CONSTANT = re.compile(r"^constexpr\s+\w+\s+(\w+)\s*=")
 NOT_A_FUNCTION = ("namespace", "ANDREA_", "#", "constexpr", "using", "}", "//")
 
 
 def about(lines: list) -> str:
     n = sum(1 for line in lines if line.strip())
     return f"about {n} line{'s' if n != 1 else ''}"
+
+
+def defined(lines: list) -> str:
+    """ " (add, threads_for)": the names a namespace-level solution defines."""
+    names = []
+    for line in lines:
+        match = CONSTANT.match(line) or (FUNCTION.match(line) if not line.startswith(NOT_A_FUNCTION) else None)
+        if match and match.group(1) not in names:
+            names.append(match.group(1))
+    return f" ({', '.join(names)})" if names else ""
 
 
 def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
@@ -82,7 +93,7 @@ def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
             if keep_solution:
                 out.extend(region)
             elif not indent:
-                out.append(f"// TODO: helpers, {about(region)} in the solution.\n")
+                out.append(f"// TODO: helpers{defined(region)}, {about(region)} in the solution.\n")
             elif kernel:
                 out.append(f"{indent}// TODO: {about(region)} (the body of {function}).\n")
             elif launch:

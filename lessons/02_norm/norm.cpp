@@ -10,7 +10,7 @@
 
 namespace andrea::reference {
 
-// TODO: helpers, about 8 lines in the solution.
+// TODO: helpers (sum_of_squares), about 8 lines in the solution.
 
 float l2_norm(std::span<const float> v) {
   // TODO(lesson 02_norm): write l2_norm() here.

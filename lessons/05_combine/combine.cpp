@@ -8,7 +8,7 @@
 
 namespace andrea::reference {
 
-// TODO: helpers, about 12 lines in the solution.
+// TODO: helpers (add_rows), about 12 lines in the solution.
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
   // TODO(lesson 05_combine): write combine() here.

@@ -23,7 +23,7 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// TODO: helpers, about 4 lines in the solution.
+// TODO: helpers (add), about 4 lines in the solution.
 
 // T is float or float4; d is the row width in T units; n the sequence length.
 template <class T>
@@ -32,7 +32,7 @@ __global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* i
   // TODO: about 8 lines (the body of combine_kernel).
 }
 
-// TODO: helpers, about 2 lines in the solution.
+// TODO: helpers (combine_scalar, combine_vector), about 2 lines in the solution.
 
 // ids (B, n) validated; out (B * n, d_model).
 void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
