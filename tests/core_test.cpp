@@ -38,6 +38,18 @@ TEST(Init, MatchesNumpyTinyTables) {
   EXPECT_TRUE(all_close("wpe", position_table(config), to_matrix(c.at("wpe")), {}));
 }
 
+// A row range of a matrix is a view of the same data: rows 1 and 2 of a (4, 3) matrix.
+TEST(MatrixView, RowRangeSharesTheData) {
+  float data[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  const FloatView m{data, 4, 3};
+  const FloatView slice = m.rows(1, 2);
+  EXPECT_EQ(slice.rows(), 2);
+  EXPECT_EQ(slice.cols(), 3);
+  EXPECT_EQ(slice.data(), data + 3);
+  EXPECT_EQ(slice(0, 0), 3.0f);
+  EXPECT_EQ(slice(1, 2), 8.0f);
+}
+
 TEST(Init, AnyElementAloneOtherSeedOtherTable) {
   // init_value draws one element on its own: a golden row of ANDREA's wte, element by element.
   const json& c = golden_case("init", "andrea-120m");
