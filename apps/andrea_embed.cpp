@@ -136,7 +136,7 @@ int run(const Options& o) {
 
   std::string source;
   const std::vector<std::int32_t> ids = read_input(o, config, &source);
-  // Check the ids before the 7.3M parameters are drawn (combine checks them again).
+  // Check the ids before the tables are drawn (combine checks them again).
   check::sequence_length(static_cast<std::int64_t>(ids.size()), config.context_length);
   check::token_ids(ids, config.vocab_size);
   if (o.has_out) cli::check_writable(o.out);

@@ -1,6 +1,10 @@
 // Google Benchmark timings of the C++ reference at ANDREA-120M scale
 // (V = 8449, d_model = 768, T = 1024), one thread. bench/README.md explains them.
 //
+// BM_combine_fast and BM_combine_batch_fast time bench/fast_combine.cpp, the
+// vectorised version of the same contract, on the same inputs; the program checks
+// at start that it gives the reference's result, element for element.
+//
 // Byte convention: every benchmark reports the TRUE bytes the operation moves,
 // counted once per access the algorithm makes (output written + table rows read
 // + ids read):
@@ -23,10 +27,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <span>
 #include <vector>
 
+#include "bench/fast_combine.hpp"
 #include "reference/check.hpp"
 #include "reference/combine.hpp"
 #include "reference/config.hpp"
@@ -151,6 +157,57 @@ void BM_combine_batch(benchmark::State& state) {
 }
 BENCHMARK(BM_combine_batch)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
 
+// --- The "fast CPU" combine (bench/fast_combine.cpp), same inputs and bytes ------------
+void BM_combine_fast(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::int64_t n = state.range(0);
+  Matrix out(n, kD);
+  for (auto _ : state) {
+    andrea::bench::fast_combine(in.wte, in.wpe, in.first(n), out);
+    benchmark::DoNotOptimize(out.view().data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * combine_bytes(1, n));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_combine_fast)->Args({kN})->ArgNames({"n"})->Apply(common);
+
+void BM_combine_batch_fast(benchmark::State& state) {
+  const Inputs& in = inputs();
+  const std::int64_t batch = state.range(0), n = state.range(1);
+  const std::vector<std::int32_t> flat = in.batch(batch, n);
+  const andrea::TokenIdBatch ids{flat.data(), batch, n};
+  Matrix out(batch * n, kD);
+  for (auto _ : state) {
+    andrea::bench::fast_combine_batch(in.wte, in.wpe, ids, out);
+    benchmark::DoNotOptimize(out.view().data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * combine_bytes(batch, n));
+  state.SetItemsProcessed(state.iterations() * batch * n);
+}
+BENCHMARK(BM_combine_batch_fast)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
+
+// The fast combine gives the reference's result (one float32 addition per element:
+// equal, not close). Returns false, with the first difference printed, if not.
+bool fast_matches_reference() {
+  const Inputs& in = inputs();
+  const std::vector<std::int32_t> flat = in.batch(2, kN);
+  const andrea::TokenIdBatch ids{flat.data(), 2, kN};
+  Matrix plain(2 * kN, kD), fast(2 * kN, kD);
+  ref::combine_batch(in.wte, in.wpe, ids, plain);
+  andrea::bench::fast_combine_batch(in.wte, in.wpe, ids, fast);
+  const auto a = plain.view().flat(), b = fast.view().flat();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) {
+      std::fprintf(stderr, "fast combine differs from the reference at element %zu: %g vs %g\n",
+                   i, static_cast<double>(b[i]), static_cast<double>(a[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
 void BM_row_norms(benchmark::State& state) {
   const Inputs& in = inputs();
   const std::int64_t rows = state.range(0);
@@ -234,6 +291,7 @@ BENCHMARK(BM_check_finite)->Args({kN})->Args({1})->ArgNames({"rows"})->Apply(com
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (!fast_matches_reference()) return 1;
   benchmark::AddCustomContext("andrea_build_type", ANDREA_BENCH_CONFIG);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

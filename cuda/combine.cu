@@ -24,11 +24,13 @@ __device__ inline float add(float a, float b) { return a + b; }
 __device__ inline float4 add(float4 a, float4 b) {
   return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
 }
+// END SOLUTION
 
 // T is float or float4; d is the row width in T units; n the sequence length.
 template <class T>
 __global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* ids, T* out,
                                std::int64_t n, std::int64_t d, std::int64_t vocab_size) {
+  // BEGIN SOLUTION
   const std::int64_t r = blockIdx.x;
   const std::int64_t t = r % n;  // the position inside the sequence
   const std::int32_t id = ids[r];
@@ -37,6 +39,7 @@ __global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* i
   const T* pos = wpe + t * d;
   T* x = out + r * d;
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x[c] = add(tok[c], pos[c]);
+  // END SOLUTION
 }
 
 // ids (B, n) validated; out (B * n, d_model).
@@ -44,6 +47,7 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
   const DeviceBuffer<float> d_wte(wte.flat()), d_wpe(wpe.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids.flat());
   DeviceBuffer<float> d_out(out.size());
+  // BEGIN SOLUTION (launch)
   const auto rows = static_cast<unsigned>(ids.size());
   const std::int64_t d = wte.cols();
   const auto threads = [](std::int64_t width) {
@@ -58,25 +62,21 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
     combine_kernel<<<rows, threads(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(), d_out.get(),
                                          ids.cols(), d, wte.rows());
   }
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }
-// END SOLUTION
 
 }  // namespace
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
-  // BEGIN SOLUTION
   check::combine_args(wte, wpe, ids, out);
   launch_combine(wte, wpe, TokenIdBatch(ids.data(), 1, static_cast<std::int64_t>(ids.size())), out);
-  // END SOLUTION
 }
 
 void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
-  // BEGIN SOLUTION
   check::combine_batch_args(wte, wpe, ids, out);
   launch_combine(wte, wpe, ids, out);
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

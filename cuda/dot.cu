@@ -16,12 +16,13 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// BEGIN SOLUTION
 constexpr int kThreads = 256;
 
-// dots[i * k + j] = a_i . b_j and cosines[i * k + j] = cos(a_i, b_j), k = gridDim.y.
+// dots[i * k + j] = a_i . b_j and cosines[i * k + j] = cos(a_i, b_j), k = gridDim.y;
+// dots may be null (cosine_matrix needs only the cosines).
 __global__ void pair_kernel(const float* a, const float* b, std::int64_t d, float* dots,
                             float* cosines) {
+  // BEGIN SOLUTION
   const float* u = a + static_cast<std::int64_t>(blockIdx.x) * d;
   const float* v = b + static_cast<std::int64_t>(blockIdx.y) * d;
   double uv = 0.0, uu = 0.0, vv = 0.0;
@@ -36,10 +37,11 @@ __global__ void pair_kernel(const float* a, const float* b, std::int64_t d, floa
   vv = block_sum<kThreads>(vv);
   if (threadIdx.x == 0) {
     const std::int64_t out = static_cast<std::int64_t>(blockIdx.x) * gridDim.y + blockIdx.y;
-    dots[out] = static_cast<float>(uv);
+    if (dots != nullptr) dots[out] = static_cast<float>(uv);
     // The angle of a zero vector is undefined: 0, never 0/0 = NaN.
     cosines[out] = (uu == 0.0 || vv == 0.0) ? 0.0f : static_cast<float>(uv / (sqrt(uu) * sqrt(vv)));
   }
+  // END SOLUTION
 }
 
 struct PairResult {
@@ -50,41 +52,38 @@ PairResult pair(std::span<const float> u, std::span<const float> v) {
   check::dot_args(u, v);
   const DeviceBuffer<float> d_u(u), d_v(v);
   DeviceBuffer<float> d_dot(1), d_cos(1);
+  // BEGIN SOLUTION (launch)
   pair_kernel<<<dim3(1, 1), kThreads>>>(d_u.get(), d_v.get(), static_cast<std::int64_t>(u.size()),
                                         d_dot.get(), d_cos.get());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   PairResult r{};
   d_dot.copy_to({&r.dot, 1});
   d_cos.copy_to({&r.cosine, 1});
   return r;
 }
-// END SOLUTION
 
 }  // namespace
 
 float dot(std::span<const float> u, std::span<const float> v) {
-  // BEGIN SOLUTION
   return pair(u, v).dot;
-  // END SOLUTION
 }
 
 float cosine_similarity(std::span<const float> u, std::span<const float> v) {
-  // BEGIN SOLUTION
   return pair(u, v).cosine;
-  // END SOLUTION
 }
 
 void cosine_matrix(ConstFloatView rows, FloatView out) {
-  // BEGIN SOLUTION
   check::cosine_matrix_args(rows, out);
-  const auto k = static_cast<unsigned>(rows.rows());
   const DeviceBuffer<float> d_rows(rows.flat());
-  DeviceBuffer<float> d_dots(out.size()), d_cos(out.size());
-  pair_kernel<<<dim3(k, k), kThreads>>>(d_rows.get(), d_rows.get(), rows.cols(), d_dots.get(),
+  DeviceBuffer<float> d_cos(out.size());
+  // BEGIN SOLUTION (launch)
+  const auto k = static_cast<unsigned>(rows.rows());
+  pair_kernel<<<dim3(k, k), kThreads>>>(d_rows.get(), d_rows.get(), rows.cols(), nullptr,
                                         d_cos.get());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_cos.copy_to(out.flat());
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

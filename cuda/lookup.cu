@@ -21,19 +21,21 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// BEGIN SOLUTION
 // T is float (scalar path) or float4 (vector path); d is the row width in T units.
 template <class T>
 __global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std::int64_t d,
                               std::int64_t vocab_size) {
+  // BEGIN SOLUTION
   const std::int64_t t = blockIdx.x;
   const std::int32_t id = ids[t];
   if (id < 0 || id >= vocab_size) return;  // validated on the host; never read outside wte
   const T* src = wte + id * d;                // 64-bit offsets: id * d can exceed 2^31
   T* dst = out + t * d;
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst[c] = src[c];
+  // END SOLUTION
 }
 
+// BEGIN SOLUTION
 unsigned threads_for(std::int64_t width) {
   return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
 }
@@ -42,12 +44,12 @@ unsigned threads_for(std::int64_t width) {
 }  // namespace
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
-  // BEGIN SOLUTION
   check::lookup_args(wte, ids, out);  // on the host, before any launch
 
   const DeviceBuffer<float> d_wte(wte.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids);
   DeviceBuffer<float> d_out(out.size());
+  // BEGIN SOLUTION (launch)
   const auto n = static_cast<unsigned>(ids.size());
   const std::int64_t d = wte.cols();
   if (d % 4 == 0) {
@@ -58,9 +60,9 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   } else {
     lookup_kernel<<<n, threads_for(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d, wte.rows());
   }
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

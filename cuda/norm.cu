@@ -27,10 +27,10 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// BEGIN SOLUTION
 constexpr int kThreads = 256;
 
 __global__ void row_norms_kernel(const float* m, float* out, std::int64_t cols) {
+  // BEGIN SOLUTION
   const float* row = m + static_cast<std::int64_t>(blockIdx.x) * cols;
   double squares = 0.0;
   for (std::int64_t c = threadIdx.x; c < cols; c += kThreads) {
@@ -51,34 +51,32 @@ __global__ void row_norms_kernel(const float* m, float* out, std::int64_t cols) 
     for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (tid == 0) out[blockIdx.x] = static_cast<float>(sqrt(sum));
   }
+  // END SOLUTION
 }
 
 // Validated (rows, cols) in, rows norms out.
 void launch_row_norms(ConstFloatView m, std::span<float> out) {
   const DeviceBuffer<float> d_m(m.flat());
   DeviceBuffer<float> d_out(m.rows());
+  // BEGIN SOLUTION (launch)
   row_norms_kernel<<<static_cast<unsigned>(m.rows()), kThreads>>>(d_m.get(), d_out.get(), m.cols());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out);
 }
-// END SOLUTION
 
 }  // namespace
 
 float l2_norm(std::span<const float> v) {
-  // BEGIN SOLUTION
   check::l2_norm_args(v);
   float norm = 0.0f;
   launch_row_norms({v.data(), 1, static_cast<std::int64_t>(v.size())}, {&norm, 1});
   return norm;
-  // END SOLUTION
 }
 
 void row_norms(ConstFloatView m, std::span<float> out) {
-  // BEGIN SOLUTION
   check::row_norms_args(m, out);
   launch_row_norms(m, out);
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

@@ -22,11 +22,11 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// BEGIN SOLUTION
 constexpr int kThreads = 256;
 
 __global__ void init_kernel(float* table, std::int64_t count, std::uint64_t seed, Table which,
                             std::int64_t d_model, unsigned long long* written) {
+  // BEGIN SOLUTION
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kThreads;
   double mine = 0.0;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; i < count;
@@ -36,6 +36,7 @@ __global__ void init_kernel(float* table, std::int64_t count, std::uint64_t seed
   }
   const double block_total = block_sum<kThreads>(mine);
   if (threadIdx.x == 0) atomicAdd(written, static_cast<unsigned long long>(block_total));
+  // END SOLUTION
 }
 
 // Fills a device table of `count` floats; returns the elements the kernel wrote.
@@ -43,20 +44,20 @@ std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
                   std::int64_t d_model) {
   DeviceBuffer<unsigned long long> written(1);
   ANDREA_CUDA_CHECK(cudaMemset(written.get(), 0, written.bytes()));
+  // BEGIN SOLUTION (launch)
   const auto blocks = static_cast<unsigned>(
       std::clamp<std::int64_t>((table.size() + kThreads - 1) / kThreads, 1, 65535));
   init_kernel<<<blocks, kThreads>>>(table.get(), table.size(), seed, which, d_model, written.get());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   unsigned long long count = 0;
   written.copy_to({&count, 1});
   return static_cast<std::int64_t>(count);
 }
-// END SOLUTION
 
 }  // namespace
 
 ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe) {
-  // BEGIN SOLUTION
   check::materialize_args(config, wte, wpe);
 
   DeviceBuffer<float> d_wte(wte.size()), d_wpe(wpe.size());
@@ -68,7 +69,6 @@ ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView 
   d_wte.copy_to(wte.flat());
   d_wpe.copy_to(wpe.flat());
   return report;
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

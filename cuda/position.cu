@@ -17,26 +17,26 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// BEGIN SOLUTION
 __global__ void positions_kernel(const float* wpe, float* out, std::int64_t d) {
+  // BEGIN SOLUTION
   const std::int64_t t = blockIdx.x;
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) out[t * d + c] = wpe[t * d + c];
+  // END SOLUTION
 }
-// END SOLUTION
 
 }  // namespace
 
 void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
-  // BEGIN SOLUTION
   check::positions_args(wpe, n, out);
 
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());
+  // BEGIN SOLUTION (launch)
   const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (wpe.cols() + 31) / 32 * 32));
   positions_kernel<<<static_cast<unsigned>(n), threads>>>(d_wpe.get(), d_out.get(), wpe.cols());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

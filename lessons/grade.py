@@ -8,7 +8,8 @@ what passes under each backend, the points, and why the failures fail.
 Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step
 run on the CPU execution layer (backend cudasim; a test counts only if it passes
 under every thread order). Each half is scaled by the share of its tests that
-pass. The GPU column is shown when a GPU ran the tests; skipped is no penalty.
+pass. The GPU column is for information and never counts toward the points: it
+shows what a GPU ran, "skipped" on a machine without one, "-" without an nvcc build.
 """
 import argparse
 import collections

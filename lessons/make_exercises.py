@@ -3,11 +3,22 @@
 
 The solutions live in reference/<piece>.cpp (C++ step) and cuda/<piece>.cu
 (CUDA step). Code between `// BEGIN SOLUTION` and `// END SOLUTION` is the
-student's work:
-  - inside a function, it becomes `throw NotImplemented("<lesson>", "<function>");`
-  - at namespace level (helpers, kernels), it is removed.
+student's work; what the stub keeps in its place depends on where the markers are:
+  - at namespace level (helpers): removed, with a `// TODO` naming what the
+    solution defines there and how many lines it takes;
+  - inside a `__global__` or `__device__` function (a kernel body): the
+    signature stays, the body becomes `// TODO: about N lines`;
+  - inside a host function: `throw NotImplemented("<lesson>/<file>", "<function>");`
+    (the whole body is the exercise, as in the C++ steps);
+  - `// BEGIN SOLUTION (launch)` inside a host function: the launch lines become
+    `// TODO: launch ... (about N lines)`; the validation, allocation and copy
+    lines around them stay.
+A public host function (outside `namespace {`) whose body is kept, in part or
+whole, starts with `throw NotImplemented(...)` in the stub: every test reports
+"not implemented" until the student deletes that line.
 Everything else (includes, signatures, doc comments) is copied as it is, so the
 exercises cannot drift from the solutions: CI runs `--check`.
+N counts the non-blank lines between the markers.
 
   make_exercises.py                  write lessons/NN_*/<piece>.{cpp,cu} (stubs)
   make_exercises.py --check          exit 1 if the committed stubs differ
@@ -30,46 +41,95 @@ LESSONS = {  # lesson folder -> piece
     "05_combine": "combine",
     "06_parameter_count": "params",
 }
-BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION\s*$")
+BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")
-FUNCTION = re.compile(r"^[A-Za-z].*?\b(\w+)\(")  # a definition starts in column 0
+FUNCTION = re.compile(r"^[A-Za-z_].*?\b(\w+)\(")  # a definition starts in column 0
+CONSTANT = re.compile(r"^constexpr\s+\w+\s+(\w+)\s*=")
+NOT_A_FUNCTION = ("namespace", "ANDREA_", "#", "constexpr", "using", "}", "//")
+
+
+def about(lines: list) -> str:
+    n = sum(1 for line in lines if line.strip())
+    return f"about {n} line{'s' if n != 1 else ''}"
+
+
+def defined(lines: list) -> str:
+    """ " (add, threads_for)": the names a namespace-level solution defines."""
+    names = []
+    for line in lines:
+        match = CONSTANT.match(line) or (FUNCTION.match(line) if not line.startswith(NOT_A_FUNCTION) else None)
+        if match and match.group(1) not in names:
+            names.append(match.group(1))
+    return f" ({', '.join(names)})" if names else ""
 
 
 def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
     exercise = f"{lesson}/{pathlib.Path(source).name}"
-    out, inside, function = [], False, None
+    out = []
+    function, kernel, public = None, False, False  # the function being read
+    body_at, has_body_solution = None, False       # where its body starts in `out`
+    anonymous = False                              # inside `namespace {`
+    region, launch, indent = None, False, ""       # the solution lines being read
+
+    def close_function():
+        # A public function whose body is kept (in part) throws until the student is done.
+        if public and body_at is not None and not has_body_solution and not keep_solution:
+            out[body_at:body_at] = [
+                f"  // TODO(lesson {lesson}): delete the next line once the kernel and its launch are written.\n",
+                f'  throw NotImplemented("{exercise}", "{function}");\n']
+
     for number, line in enumerate(text.splitlines(keepends=True), 1):
-        if BEGIN.match(line):
-            if inside:
+        begin = BEGIN.match(line)
+        if begin:
+            if region is not None:
                 sys.exit(f"{source}:{number}: nested BEGIN SOLUTION")
-            inside, indent = True, BEGIN.match(line).group(1)
-            if not keep_solution and indent:  # inside a function body
-                out.append(f'{indent}// TODO(lesson {lesson}): write {function}() here.\n')
-                out.append(f'{indent}throw NotImplemented("{exercise}", "{function}");\n')
-            elif not keep_solution:
-                out.append("// Your helper functions and kernels go here.\n")
+            region, indent, launch = [], begin.group(1), bool(begin.group(2))
+            if launch and (not indent or kernel):
+                sys.exit(f"{source}:{number}: BEGIN SOLUTION (launch) belongs in a host function body")
             continue
         if END.match(line):
-            if not inside:
+            if region is None:
                 sys.exit(f"{source}:{number}: END SOLUTION without BEGIN")
-            inside = False
+            if keep_solution:
+                out.extend(region)
+            elif not indent:
+                out.append(f"// TODO: helpers{defined(region)}, {about(region)} in the solution.\n")
+            elif kernel:
+                out.append(f"{indent}// TODO: {about(region)} (the body of {function}).\n")
+            elif launch:
+                out.append(f"{indent}// TODO: launch the kernel here, {about(region)}.\n")
+            else:
+                has_body_solution = True
+                out.append(f"{indent}// TODO(lesson {lesson}): write {function}() here.\n")
+                out.append(f'{indent}throw NotImplemented("{exercise}", "{function}");\n')
+            region = None
             continue
-        if not inside:
-            match = FUNCTION.match(line)
-            if match and not line.startswith(("namespace", "ANDREA_", "#", "constexpr", "using")):
-                function = match.group(1)
-            out.append(line)
-        elif keep_solution:
-            out.append(line)
-    if inside:
+        if region is not None:
+            region.append(line)
+            continue
+        if line.startswith("namespace {"):
+            anonymous = True
+        elif line.startswith("}  // namespace") and anonymous:
+            anonymous = False
+        match = FUNCTION.match(line)
+        if match and not line.startswith(NOT_A_FUNCTION):
+            close_function()
+            function, kernel = match.group(1), "__global__" in line or "__device__" in line
+            public, body_at, has_body_solution = not anonymous and not kernel, None, False
+        out.append(line)
+        if function and body_at is None and line.rstrip().endswith("{"):
+            body_at = len(out)
+    close_function()
+    if region is not None:
         sys.exit(f"{source}: BEGIN SOLUTION without END")
     return "".join(out)
 
 
 def banner(lesson: str, source: str, header: str) -> str:
     return (f"// Lesson {lesson} — exercise. Generated from {source} by lessons/make_exercises.py.\n"
-            f"// Replace each `throw NotImplemented(...)` with your code; the contract is in\n"
-            f"// {header}. Run this lesson's tests: ctest --preset grade -L L{lesson[:2]}\n")
+            f"// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`\n"
+            f"// lines; the contract is in {header}.\n"
+            f"// Run this lesson's tests: ctest --preset grade -L L{lesson[:2]}\n")
 
 
 def files_for(lesson: str, piece: str, solution: bool) -> dict:

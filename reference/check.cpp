@@ -5,7 +5,7 @@
 
 namespace andrea::check {
 
-void not_empty(TokenIds ids) {
+void non_empty(TokenIds ids) {
   if (ids.empty()) throw InputError("empty sequence: at least one token id is required");
 }
 
@@ -40,8 +40,12 @@ void non_empty(std::string_view what, std::int64_t rows, std::int64_t cols) {
   }
 }
 
-void vector_size(std::string_view what, std::span<const float> v, std::int64_t size) {
+void non_empty(std::string_view what, std::span<const float> v) {
   if (v.empty()) throw InputError(fmt::format("{} is empty: at least one element is required", what));
+}
+
+void vector_size(std::string_view what, std::span<const float> v, std::int64_t size) {
+  non_empty(what, v);
   if (static_cast<std::int64_t>(v.size()) != size) {
     throw InputError(fmt::format("{} has {} elements, expected {}", what, v.size(), size));
   }
@@ -57,24 +61,24 @@ void finite(std::string_view what, std::span<const float> v) {
 
 void lookup_args(ConstFloatView wte, TokenIds ids, ConstFloatView out) {
   non_empty("wte", wte);
-  not_empty(ids);
+  non_empty(ids);
   token_ids(ids, wte.rows());
   shape("out", out, static_cast<std::int64_t>(ids.size()), wte.cols());
 }
 
 void l2_norm_args(std::span<const float> v) {
-  vector_size("v", v, static_cast<std::int64_t>(v.size()));
+  non_empty("v", v);
   finite("v", v);
 }
 
 void row_norms_args(ConstFloatView m, std::span<const float> out) {
   non_empty("m", m);
-  shape("out", static_cast<std::int64_t>(out.size()), 1, m.rows(), 1);
+  vector_size("out", out, m.rows());
   finite("m", m.flat());
 }
 
 void dot_args(std::span<const float> u, std::span<const float> v) {
-  vector_size("u", u, static_cast<std::int64_t>(u.size()));
+  non_empty("u", u);
   vector_size("v", v, static_cast<std::int64_t>(u.size()));
   finite("u", u);
   finite("v", v);

@@ -17,7 +17,7 @@ namespace andrea::check {
 void token_ids(TokenIds ids, std::int64_t vocab_size);
 
 /// At least one id; else "empty sequence: at least one token id is required".
-void not_empty(TokenIds ids);
+void non_empty(TokenIds ids);
 
 /// 1 <= length <= context_length; else "sequence length 1025 exceeds context length 1024"
 /// or "empty sequence: at least one token id is required".
@@ -38,8 +38,11 @@ void non_empty(std::string_view what, MatrixView<T> m) {
   non_empty(what, m.rows(), m.cols());
 }
 
+/// At least one element; else "`what` is empty: at least one element is required".
+void non_empty(std::string_view what, std::span<const float> v);
+
 /// A vector of `size` elements (size >= 1); else "`what` has 3 elements, expected 4"
-/// or "`what` is empty: at least one element is required".
+/// or, when v is empty, "`what` is empty: at least one element is required".
 void vector_size(std::string_view what, std::span<const float> v, std::int64_t size);
 
 /// Every element finite; else "`what`[5] is nan: a finite value is required".

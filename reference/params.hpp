@@ -29,7 +29,7 @@ static_assert(position_table_params(andrea_120m) == 786'432);
 static_assert(embedding_params(andrea_120m) == 7'275'264);
 static_assert(head_params(gpt2_124m) == 0);
 
-/// What materialize() allocated and wrote.
+/// What materialize() wrote into the caller's tables, counted while writing.
 struct ParameterReport {
   std::int64_t token_params = 0;     ///< elements of wte written
   std::int64_t position_params = 0;  ///< elements of wpe written

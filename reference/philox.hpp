@@ -5,7 +5,6 @@
 // drawn by any thread, on any device, in any order.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "reference/hd.hpp"

@@ -27,6 +27,11 @@ class MatrixView {
     return {data_ + r * cols_, static_cast<std::size_t>(cols_)};
   }
   constexpr T& operator()(std::int64_t r, std::int64_t c) const { return data_[r * cols_ + c]; }
+  /// Rows [first, first + count) as a (count, cols) view of the same data, e.g. the
+  /// rows of sequence b in a batch: out.rows(b * n, n). The caller keeps the range inside.
+  constexpr MatrixView rows(std::int64_t first, std::int64_t count) const {
+    return {data_ + first * cols_, count, cols_};
+  }
 
   /// A view of const data can be made from a view of mutable data.
   template <class U>

@@ -127,8 +127,9 @@ class CombineBadInput : public ::testing::Test {
   Tables tables;
   Matrix out{3, 2};
   void SetUp() override { std::fill_n(out.view().data(), out.view().size(), -7.0f); }
-  void expect_untouched() {
-    for (const float x : out.view().flat()) ASSERT_EQ(x, -7.0f) << "out was written";
+  void expect_untouched() { expect_untouched(out); }
+  static void expect_untouched(const Matrix& m) {
+    for (const float x : m.view().flat()) ASSERT_EQ(x, -7.0f) << "out was written";
   }
 };
 
@@ -141,9 +142,11 @@ TEST_F(CombineBadInput, IdOutOfRange) {
 
 TEST_F(CombineBadInput, LongerThanContext) {
   const std::vector<std::int32_t> ids = {0, 1, 2, 3};
-  Matrix out4(4, 2);
+  Matrix out4(4, 2);  // the right shape for 4 ids: only the length is wrong
+  std::fill_n(out4.view().data(), out4.view().size(), -7.0f);
   EXPECT_INPUT_ERROR(backend::combine(tables.wte, tables.wpe, ids, out4),
                      "sequence length 4 exceeds context length 3");
+  expect_untouched(out4);
 }
 
 TEST_F(CombineBadInput, EmptySequence) {

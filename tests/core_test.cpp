@@ -38,8 +38,29 @@ TEST(Init, MatchesNumpyTinyTables) {
   EXPECT_TRUE(all_close("wpe", position_table(config), to_matrix(c.at("wpe")), {}));
 }
 
-TEST(Init, SameSeedSameTableOtherSeedOtherTable) {
-  EXPECT_EQ(init_value(7, Table::token, 12345, 768), init_value(7, Table::token, 12345, 768));
+// A row range of a matrix is a view of the same data: rows 1 and 2 of a (4, 3) matrix.
+TEST(MatrixView, RowRangeSharesTheData) {
+  float data[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  const FloatView m{data, 4, 3};
+  const FloatView slice = m.rows(1, 2);
+  EXPECT_EQ(slice.rows(), 2);
+  EXPECT_EQ(slice.cols(), 3);
+  EXPECT_EQ(slice.data(), data + 3);
+  EXPECT_EQ(slice(0, 0), 3.0f);
+  EXPECT_EQ(slice(1, 2), 8.0f);
+}
+
+TEST(Init, AnyElementAloneOtherSeedOtherTable) {
+  // init_value draws one element on its own: a golden row of ANDREA's wte, element by element.
+  const json& c = golden_case("init", "andrea-120m");
+  const auto row = c.at("wte_rows").items().begin();
+  const std::vector<float> golden = to_floats(row.value());
+  const std::int64_t r = std::stoll(row.key()), d = andrea_120m.d_model;
+  for (std::int64_t col = 0; col < d; col += 97) {
+    EXPECT_NEAR(init_value(default_seed, Table::token, r * d + col, d), golden[col],
+                1.2e-7 * std::abs(golden[col]))
+        << "wte[" << r << "][" << col << "]";
+  }
   EXPECT_NE(init_value(7, Table::token, 12345, 768), init_value(8, Table::token, 12345, 768));
   EXPECT_NE(init_value(7, Table::token, 12345, 768), init_value(7, Table::position, 12345, 768));
 }

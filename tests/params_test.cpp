@@ -1,6 +1,10 @@
-// Lesson 6 — parameter count. materialize() allocates nothing itself: it fills
-// both tables with the shared init and counts what it wrote. Checked against
+// Lesson 6 — parameter count. materialize() fills the caller's tables (the CUDA
+// backend through device copies it allocates) with the shared init and counts
+// what it wrote. Checked against
 // golden/params.json (numel of PyTorch modules) and golden/init.json (numpy).
+#include <algorithm>
+#include <cmath>
+
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -12,10 +16,22 @@ using namespace andrea::testing;
 // which can move a float32 result by one ulp at most: allow 2^-23 relative.
 constexpr Tolerance kOneUlp{0.0, 1.2e-7};
 
+// Elements of m that hold a value (not the NaN they were filled with).
+std::int64_t written(const Matrix& m) {
+  std::int64_t count = 0;
+  for (const float x : m.view().flat()) count += std::isnan(x) ? 0 : 1;
+  return count;
+}
+
 TEST(Params, MaterializeAndrea120mReportsWhatItWrote) {
   Matrix wte(andrea_120m.vocab_size, andrea_120m.d_model);
   Matrix wpe(andrea_120m.context_length, andrea_120m.d_model);
+  std::ranges::fill(wte.view().flat(), std::nanf(""));  // an element left unwritten stays NaN
+  std::ranges::fill(wpe.view().flat(), std::nanf(""));
   const ParameterReport report = backend::materialize(andrea_120m, default_seed, wte, wpe);
+  // The report counts what was written, and that is every element of both tables.
+  EXPECT_EQ(report.token_params, written(wte));
+  EXPECT_EQ(report.position_params, written(wpe));
   EXPECT_EQ(report.token_params, 6'488'832);
   EXPECT_EQ(report.position_params, 786'432);
   EXPECT_EQ(report.total, 7'275'264);

@@ -1,6 +1,7 @@
 // Lesson 01_lookup — exercise. Generated from reference/lookup.cpp by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// reference/lookup.hpp. Run this lesson's tests: ctest --preset grade -L L01
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/lookup.hpp.
+// Run this lesson's tests: ctest --preset grade -L L01
 #include "reference/lookup.hpp"
 
 #include <algorithm>

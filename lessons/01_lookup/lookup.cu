@@ -1,6 +1,7 @@
 // Lesson 01_lookup — exercise. Generated from cuda/lookup.cu by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// cuda/lookup.hpp. Run this lesson's tests: ctest --preset grade -L L01
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in cuda/lookup.hpp.
+// Run this lesson's tests: ctest --preset grade -L L01
 // Lesson 1 — lookup: gather rows of the token table on the device.
 //
 //   grid  = n blocks, block t copies row ids[t] of wte into row t of out
@@ -24,13 +25,28 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// Your helper functions and kernels go here.
+// T is float (scalar path) or float4 (vector path); d is the row width in T units.
+template <class T>
+__global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std::int64_t d,
+                              std::int64_t vocab_size) {
+  // TODO: about 6 lines (the body of lookup_kernel).
+}
+
+// TODO: helpers (threads_for), about 3 lines in the solution.
 
 }  // namespace
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
-  // TODO(lesson 01_lookup): write lookup() here.
+  // TODO(lesson 01_lookup): delete the next line once the kernel and its launch are written.
   throw NotImplemented("01_lookup/lookup.cu", "lookup");
+  check::lookup_args(wte, ids, out);  // on the host, before any launch
+
+  const DeviceBuffer<float> d_wte(wte.flat());
+  const DeviceBuffer<std::int32_t> d_ids(ids);
+  DeviceBuffer<float> d_out(out.size());
+  // TODO: launch the kernel here, about 10 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out.flat());
 }
 
 ANDREA_CUDA_END

@@ -1,6 +1,7 @@
 // Lesson 02_norm — exercise. Generated from reference/norm.cpp by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// reference/norm.hpp. Run this lesson's tests: ctest --preset grade -L L02
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/norm.hpp.
+// Run this lesson's tests: ctest --preset grade -L L02
 #include "reference/norm.hpp"
 
 #include <cmath>
@@ -9,7 +10,7 @@
 
 namespace andrea::reference {
 
-// Your helper functions and kernels go here.
+// TODO: helpers (sum_of_squares), about 8 lines in the solution.
 
 float l2_norm(std::span<const float> v) {
   // TODO(lesson 02_norm): write l2_norm() here.

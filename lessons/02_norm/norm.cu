@@ -1,6 +1,7 @@
 // Lesson 02_norm — exercise. Generated from cuda/norm.cu by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// cuda/norm.hpp. Run this lesson's tests: ctest --preset grade -L L02
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in cuda/norm.hpp.
+// Run this lesson's tests: ctest --preset grade -L L02
 // Lesson 2 — L2 norm of every row on the device.
 //
 //   grid  = rows blocks, block r computes ||m[r]||
@@ -30,18 +31,37 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// Your helper functions and kernels go here.
+constexpr int kThreads = 256;
+
+__global__ void row_norms_kernel(const float* m, float* out, std::int64_t cols) {
+  // TODO: about 19 lines (the body of row_norms_kernel).
+}
+
+// Validated (rows, cols) in, rows norms out.
+void launch_row_norms(ConstFloatView m, std::span<float> out) {
+  const DeviceBuffer<float> d_m(m.flat());
+  DeviceBuffer<float> d_out(m.rows());
+  // TODO: launch the kernel here, about 1 line.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out);
+}
 
 }  // namespace
 
 float l2_norm(std::span<const float> v) {
-  // TODO(lesson 02_norm): write l2_norm() here.
+  // TODO(lesson 02_norm): delete the next line once the kernel and its launch are written.
   throw NotImplemented("02_norm/norm.cu", "l2_norm");
+  check::l2_norm_args(v);
+  float norm = 0.0f;
+  launch_row_norms({v.data(), 1, static_cast<std::int64_t>(v.size())}, {&norm, 1});
+  return norm;
 }
 
 void row_norms(ConstFloatView m, std::span<float> out) {
-  // TODO(lesson 02_norm): write row_norms() here.
+  // TODO(lesson 02_norm): delete the next line once the kernel and its launch are written.
   throw NotImplemented("02_norm/norm.cu", "row_norms");
+  check::row_norms_args(m, out);
+  launch_row_norms(m, out);
 }
 
 ANDREA_CUDA_END

@@ -1,6 +1,7 @@
 // Lesson 03_dot_product — exercise. Generated from cuda/dot.cu by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// cuda/dot.hpp. Run this lesson's tests: ctest --preset grade -L L03
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in cuda/dot.hpp.
+// Run this lesson's tests: ctest --preset grade -L L03
 // Lesson 3 — dot products and cosine similarities on the device.
 //
 //   grid  = (k, k) blocks; block (i, j) compares row i of `a` with row j of `b`
@@ -19,23 +20,54 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// Your helper functions and kernels go here.
+constexpr int kThreads = 256;
+
+// dots[i * k + j] = a_i . b_j and cosines[i * k + j] = cos(a_i, b_j), k = gridDim.y;
+// dots may be null (cosine_matrix needs only the cosines).
+__global__ void pair_kernel(const float* a, const float* b, std::int64_t d, float* dots,
+                            float* cosines) {
+  // TODO: about 18 lines (the body of pair_kernel).
+}
+
+struct PairResult {
+  float dot, cosine;
+};
+
+PairResult pair(std::span<const float> u, std::span<const float> v) {
+  check::dot_args(u, v);
+  const DeviceBuffer<float> d_u(u), d_v(v);
+  DeviceBuffer<float> d_dot(1), d_cos(1);
+  // TODO: launch the kernel here, about 2 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  PairResult r{};
+  d_dot.copy_to({&r.dot, 1});
+  d_cos.copy_to({&r.cosine, 1});
+  return r;
+}
 
 }  // namespace
 
 float dot(std::span<const float> u, std::span<const float> v) {
-  // TODO(lesson 03_dot_product): write dot() here.
+  // TODO(lesson 03_dot_product): delete the next line once the kernel and its launch are written.
   throw NotImplemented("03_dot_product/dot.cu", "dot");
+  return pair(u, v).dot;
 }
 
 float cosine_similarity(std::span<const float> u, std::span<const float> v) {
-  // TODO(lesson 03_dot_product): write cosine_similarity() here.
+  // TODO(lesson 03_dot_product): delete the next line once the kernel and its launch are written.
   throw NotImplemented("03_dot_product/dot.cu", "cosine_similarity");
+  return pair(u, v).cosine;
 }
 
 void cosine_matrix(ConstFloatView rows, FloatView out) {
-  // TODO(lesson 03_dot_product): write cosine_matrix() here.
+  // TODO(lesson 03_dot_product): delete the next line once the kernel and its launch are written.
   throw NotImplemented("03_dot_product/dot.cu", "cosine_matrix");
+  check::cosine_matrix_args(rows, out);
+  const DeviceBuffer<float> d_rows(rows.flat());
+  DeviceBuffer<float> d_cos(out.size());
+  // TODO: launch the kernel here, about 3 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_cos.copy_to(out.flat());
 }
 
 ANDREA_CUDA_END

@@ -1,6 +1,7 @@
 // Lesson 04_position_table — exercise. Generated from reference/position.cpp by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// reference/position.hpp. Run this lesson's tests: ctest --preset grade -L L04
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/position.hpp.
+// Run this lesson's tests: ctest --preset grade -L L04
 #include "reference/position.hpp"
 
 #include <algorithm>

@@ -1,13 +1,14 @@
 // Lesson 05_combine — exercise. Generated from reference/combine.cpp by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// reference/combine.hpp. Run this lesson's tests: ctest --preset grade -L L05
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/combine.hpp.
+// Run this lesson's tests: ctest --preset grade -L L05
 #include "reference/combine.hpp"
 
 #include "reference/check.hpp"
 
 namespace andrea::reference {
 
-// Your helper functions and kernels go here.
+// TODO: helpers (add_rows), about 12 lines in the solution.
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
   // TODO(lesson 05_combine): write combine() here.

@@ -1,6 +1,7 @@
 // Lesson 05_combine — exercise. Generated from cuda/combine.cu by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// cuda/combine.hpp. Run this lesson's tests: ctest --preset grade -L L05
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in cuda/combine.hpp.
+// Run this lesson's tests: ctest --preset grade -L L05
 // Lesson 5 — combine: the whole embedding layer in one kernel,
 //   x[b, t] = wte[ids[b, t]] + wpe[t]
 // fused so that x is written once (two separate passes would write and re-read it).
@@ -22,18 +23,39 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// Your helper functions and kernels go here.
+// TODO: helpers (add), about 4 lines in the solution.
+
+// T is float or float4; d is the row width in T units; n the sequence length.
+template <class T>
+__global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* ids, T* out,
+                               std::int64_t n, std::int64_t d, std::int64_t vocab_size) {
+  // TODO: about 8 lines (the body of combine_kernel).
+}
+
+// ids (B, n) validated; out (B * n, d_model).
+void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
+  const DeviceBuffer<float> d_wte(wte.flat()), d_wpe(wpe.flat());
+  const DeviceBuffer<std::int32_t> d_ids(ids.flat());
+  DeviceBuffer<float> d_out(out.size());
+  // TODO: launch the kernel here, about 14 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out.flat());
+}
 
 }  // namespace
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
-  // TODO(lesson 05_combine): write combine() here.
+  // TODO(lesson 05_combine): delete the next line once the kernel and its launch are written.
   throw NotImplemented("05_combine/combine.cu", "combine");
+  check::combine_args(wte, wpe, ids, out);
+  launch_combine(wte, wpe, TokenIdBatch(ids.data(), 1, static_cast<std::int64_t>(ids.size())), out);
 }
 
 void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
-  // TODO(lesson 05_combine): write combine_batch() here.
+  // TODO(lesson 05_combine): delete the next line once the kernel and its launch are written.
   throw NotImplemented("05_combine/combine.cu", "combine_batch");
+  check::combine_batch_args(wte, wpe, ids, out);
+  launch_combine(wte, wpe, ids, out);
 }
 
 ANDREA_CUDA_END

@@ -1,6 +1,7 @@
 // Lesson 06_parameter_count — exercise. Generated from reference/params.cpp by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// reference/params.hpp. Run this lesson's tests: ctest --preset grade -L L06
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/params.hpp.
+// Run this lesson's tests: ctest --preset grade -L L06
 #include "reference/params.hpp"
 
 #include "reference/check.hpp"

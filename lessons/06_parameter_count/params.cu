@@ -1,6 +1,7 @@
 // Lesson 06_parameter_count — exercise. Generated from cuda/params.cu by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// cuda/params.hpp. Run this lesson's tests: ctest --preset grade -L L06
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in cuda/params.hpp.
+// Run this lesson's tests: ctest --preset grade -L L06
 // Lesson 6 — the parameters on the device: allocate wte and wpe, fill them
 // with one thread per parameter, and count what was written.
 //
@@ -25,13 +26,41 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// Your helper functions and kernels go here.
+constexpr int kThreads = 256;
+
+__global__ void init_kernel(float* table, std::int64_t count, std::uint64_t seed, Table which,
+                            std::int64_t d_model, unsigned long long* written) {
+  // TODO: about 9 lines (the body of init_kernel).
+}
+
+// Fills a device table of `count` floats; returns the elements the kernel wrote.
+std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
+                  std::int64_t d_model) {
+  DeviceBuffer<unsigned long long> written(1);
+  ANDREA_CUDA_CHECK(cudaMemset(written.get(), 0, written.bytes()));
+  // TODO: launch the kernel here, about 3 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  unsigned long long count = 0;
+  written.copy_to({&count, 1});
+  return static_cast<std::int64_t>(count);
+}
 
 }  // namespace
 
 ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe) {
-  // TODO(lesson 06_parameter_count): write materialize() here.
+  // TODO(lesson 06_parameter_count): delete the next line once the kernel and its launch are written.
   throw NotImplemented("06_parameter_count/params.cu", "materialize");
+  check::materialize_args(config, wte, wpe);
+
+  DeviceBuffer<float> d_wte(wte.size()), d_wpe(wpe.size());
+  ParameterReport report;
+  report.token_params = fill(d_wte, seed, Table::token, config.d_model);
+  report.position_params = fill(d_wpe, seed, Table::position, config.d_model);
+  report.total = report.token_params + report.position_params;
+  report.bytes = static_cast<std::int64_t>(d_wte.bytes() + d_wpe.bytes());
+  d_wte.copy_to(wte.flat());
+  d_wpe.copy_to(wpe.flat());
+  return report;
 }
 
 ANDREA_CUDA_END

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""The numbers the lesson READMEs quote cannot drift (ctest label docs).
+
+  docs_test.py [ANDREA_EMBED]
+
+1. Golden values: each figure a lesson README quotes from the model's tables
+   (first columns of a row, row norms, dot products, cosines, parameter counts),
+   and the top README's parameter count, equals the value in golden/*.json
+   rounded as the README rounds it.
+2. The program: each README block that starts with `$ ./build/apps/andrea-embed ARGS`
+   is run (ANDREA_EMBED is the program, given by ctest) and every line the
+   block shows must be a line of its output.
+3. The translations: each README.fr.md holds the same numbers as its README.md
+   (French decimal commas and digit-group spaces read as English ones) and the
+   same code blocks (comments aside); a block without a language (a diagram)
+   may translate its words, not its numbers.
+Exits 1 listing every mismatch, with the file and what was expected.
+"""
+import json
+import pathlib
+import re
+import shlex
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LESSONS = ROOT / "lessons"
+errors = []
+
+
+def golden(piece: str, case: str) -> dict:
+    cases = json.loads((ROOT / "golden" / f"{piece}.json").read_text())["cases"]
+    return next(c for c in cases if c["name"] == case)
+
+
+def numbers(text: str) -> list:
+    """The numbers of an English line, as strings: 1,024 -> 1024, +0.0151 -> 0.0151, −0.0050 -> -0.0050."""
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text.replace("−", "-"))
+    return [n.lstrip("+") for n in re.findall(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
+
+
+def numbers_fr(text: str) -> list:
+    """The same for French: 1 024 (any space) -> 1024, 1,4149 -> 1.4149."""
+    text = re.sub(r"(?<=\d)[ \u00a0\u202f](?=\d{3}\b)", "", text)
+    text = re.sub(r"(?<=\d),(?=\d)", ".", text)
+    return numbers(text)
+
+
+def rounded(value: float, quoted: str) -> str:
+    """value with as many decimals as the quoted number has."""
+    decimals = len(quoted.split(".")[1]) if "." in quoted else 0
+    text = f"{value:.{decimals}f}"
+    return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text
+
+
+# --- 1. golden values --------------------------------------------------------------
+def expect_values(lesson: str, line_start: str, values: list, skip: int = 0) -> None:
+    """The first line of lesson's README.md that starts with line_start (after
+    spaces) quotes `values` after its first `skip` numbers, rounded as quoted."""
+    readme = LESSONS / lesson / "README.md"
+    for line in readme.read_text().splitlines():
+        quoted = numbers(line.strip()[len(line_start):])[skip:skip + len(values)]
+        if line.strip().startswith(line_start) and quoted and "." in quoted[0]:
+            wanted = [rounded(v, q) for v, q in zip(values, quoted)]
+            if len(quoted) < len(values) or quoted != wanted:
+                errors.append(f"{readme.relative_to(ROOT)}: `{line.strip()}` quotes {quoted}, "
+                              f"the goldens give {wanted or values}")
+            return
+    errors.append(f"{readme.relative_to(ROOT)}: no line starts with `{line_start}` and a figure")
+
+
+def expect_text(lesson: str, text: str) -> None:
+    readme = LESSONS / lesson / "README.md"
+    if text not in re.sub(r"\s+", " ", readme.read_text()):
+        errors.append(f"{readme.relative_to(ROOT)}: does not say `{text}` (from the goldens)")
+
+
+def check_goldens() -> None:
+    lookup = golden("lookup", "andrea-120m-example")
+    position = golden("position", "andrea-120m-example")
+    combine = golden("combine", "andrea-120m-example")
+    pair = golden("dot", "andrea-wte-256-1842")
+    matrix = golden("dot", "andrea-wte-cosine-matrix")
+    init = golden("init", "andrea-120m")
+    wte256, wte1842 = lookup["rows"]["0"], lookup["rows"]["1"]  # ids start 256, 1842
+    wpe0, wpe1 = position["rows"]["0"], position["rows"]["1"]
+    x0, x1 = combine["rows"]["0"], combine["rows"]["1"]
+    mean = lambda v: sum(v) / len(v)
+
+    # Lesson 1: the first output row and the first three row norms.
+    expect_values("01_lookup", "`out[0] = wte[256]` starts", wte256[:4])
+    expect_text("01_lookup", "norms " + ", ".join(f"{n:.4f}" for n in lookup["row_norms"][:3]))
+    # Lesson 2: row 42 of wte, the mean norm of x.
+    expect_text("02_norm", f"has norm {golden('norm', 'andrea-wte-row-42')['norm']:.7f}")
+    expect_text("02_norm", f"of {mean(combine['row_norms']):.4f} over the 1,024 rows")
+    # Lesson 3: one pair and the cosine matrix.
+    expect_text("03_dot_product", f"= {pair['dot']:.7f} and their cosine is {pair['cosine']:.7f}")
+    for token, row in zip(matrix["rows"], matrix["matrix"]):
+        expect_values("03_dot_product", f"{token} ", row)
+    # Lesson 4: the first two rows of wpe, their norms, the spread over 1,024 rows.
+    norms = position["row_norms"]
+    for t, row in ((0, wpe0), (1, wpe1)):
+        expect_values("04_position_table", f"out[{t}] = wpe[{t}] =", row[:4])
+        expect_text("04_position_table", f"||wpe[{t}]|| = {norms[t]:.4f}")
+    low, high = min(range(1024), key=norms.__getitem__), max(range(1024), key=norms.__getitem__)
+    expect_text("04_position_table", f"from {norms[low]:.4f} (t = {low}) to {norms[high]:.4f} "
+                                     f"(t = {high}), mean {mean(norms):.4f}")
+    # Lesson 5: the worked example and the norms of x.
+    for name, row in (("wte[256]", wte256), ("wpe[0]", wpe0), ("x[0]", x0),
+                      ("wte[1842]", wte1842), ("wpe[1]", wpe1), ("x[1]", x1)):
+        expect_values("05_combine", name + " ", row[:4])
+    expect_text("05_combine", f"‖x[0]‖ = {combine['row_norms'][0]:.4f} and "
+                              f"‖x[1]‖ = {combine['row_norms'][1]:.4f}")
+    expect_text("05_combine", f"example sequence is {mean(combine['row_norms']):.4f}")
+    # Lesson 6: the first element of each table, the parameter counts.
+    expect_text("06_parameter_count", f"z/√768 = {init['wte_rows']['0'][0]:.9f}")
+    expect_text("06_parameter_count", f"`wpe[0][0]` = {init['wpe_rows']['0'][0]:.9f}")
+    params = golden("params", "andrea-120m")
+    for count in ("token_table", "position_table", "embedding_total"):
+        expect_text("06_parameter_count", f"{params[count]:,}")
+    # The top README: the parameter count and its bytes.
+    top = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
+    said = (f"{params['token_table']:,} + {params['position_table']:,} = "
+            f"**{params['embedding_total']:,}** parameters ({params['bytes_fp32']:,} bytes in fp32)")
+    if said not in top:
+        errors.append(f"README.md: does not say `{said}` (from golden/params.json)")
+
+
+# --- 2. the program's output -------------------------------------------------------
+def check_program(program: str) -> None:
+    for readme in sorted(LESSONS.glob("*/README.md")):
+        for block in re.findall(r"```[a-z]*\n(.*?)```", readme.read_text(), re.S):
+            lines = block.splitlines()
+            if not lines or not lines[0].startswith("$ ./build/apps/andrea-embed"):
+                continue
+            args = shlex.split(lines[0])[2:]
+            run = subprocess.run([program, *args], capture_output=True, text=True, check=False)
+            printed = set(run.stdout.splitlines())
+            for line in lines[1:]:
+                if line.strip() and line not in printed:
+                    errors.append(f"{readme.relative_to(ROOT)}: `{lines[0][2:]}` does not print "
+                                  f"`{line}`")
+
+
+# --- 3. README.fr.md against README.md -----------------------------------------------
+FENCE = re.compile(r"```([a-z]*)\n(.*?)```", re.S)
+COMMENT = {"sh": re.compile(r"(^|\s)#.*$", re.M), "cpp": re.compile(r"//.*$", re.M)}
+
+
+def code(lang: str, block: str) -> str:
+    """A code block without its comments (a translation may translate them)."""
+    if lang in COMMENT:
+        block = COMMENT[lang].sub("", block)
+    return "\n".join(line.rstrip() for line in block.splitlines())
+
+
+def block_numbers(block: str) -> list:
+    """Numbers of a diagram or program output; 1 024 and 1,024 both read 1024."""
+    return numbers(re.sub(r"(?<=\d)[ \u00a0\u202f](?=\d{3}\b)", "", block))
+
+
+def check_translations() -> None:
+    for english in sorted(LESSONS.glob("*/README.md")):
+        french = english.with_name("README.fr.md")
+        en, fr = english.read_text(), french.read_text()
+        name = french.relative_to(ROOT)
+        en_blocks, fr_blocks = FENCE.findall(en), FENCE.findall(fr)
+        if len(en_blocks) != len(fr_blocks):
+            errors.append(f"{name}: {len(fr_blocks)} code blocks, README.md has {len(en_blocks)}")
+        for i, ((lang, a), (_, b)) in enumerate(zip(en_blocks, fr_blocks), 1):
+            if lang and code(lang, a) != code(lang, b):
+                errors.append(f"{name}: code block {i} ({lang}) differs from README.md's")
+            elif not lang and block_numbers(a) != block_numbers(b):
+                errors.append(f"{name}: code block {i} has numbers {block_numbers(b)}, "
+                              f"README.md's {block_numbers(a)}")
+        # Prose: every number of two characters or more, as sets (a translation may
+        # say "one warp" or repeat a figure, but may not change one).
+        big = lambda ns: {n for n in ns if len(n.lstrip("-")) >= 2}
+        en_n, fr_n = big(numbers(FENCE.sub("", en))), big(numbers_fr(FENCE.sub("", fr)))
+        if en_n != fr_n:
+            errors.append(f"{name}: numbers only in README.md {sorted(en_n - fr_n)}, "
+                          f"only in README.fr.md {sorted(fr_n - en_n)}")
+
+
+def main() -> int:
+    check_goldens()
+    if len(sys.argv) > 1:
+        check_program(sys.argv[1])
+    check_translations()
+    for error in errors:
+        print(error)
+    print(f"docs: {len(errors)} mismatch{'es' if len(errors) != 1 else ''}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
