@@ -174,11 +174,11 @@ int run(const Options& o) {
              ids.size() > 8 ? ", ..." : "");
   print_parameters(config, report);
   print_summary(backend, x, ids, !loaded);
+  cli::write_file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   if (o.has_out) {
     cli::write_npy(o.out, x);
     fmt::print("\nwrote {} (float32, shape ({}, {}))\n", o.out, x.rows(), x.cols());
   }
-  cli::write_file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   return 0;
 }
 

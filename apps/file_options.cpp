@@ -1,8 +1,10 @@
 #include "apps/file_options.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "apps/npy.hpp"
+#include "apps/svg.hpp"
 #include "reference/errors.hpp"
 
 namespace andrea::cli {
@@ -50,13 +52,45 @@ ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe) {
   return {token, position, token + position, 4 * (token + position)};
 }
 
-void write_file_outputs(const FileOptions& f, const Backend& /*backend*/, const Config& config,
-                        std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView /*x*/,
-                        std::span<const std::int32_t> /*ids*/) {
+void write_file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
+                        std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
+                        std::span<const std::int32_t> ids) {
+  // Every file's bytes first, so that a refused picture leaves nothing written.
+  std::vector<std::pair<std::string, std::string>> files;  // path, bytes
+  std::vector<std::string> notes;
   if (f.options[1]->count() > 0) {
-    save_embedding_tables(f.save_weights, wte, wpe, config, seed);
-    fmt::print("wrote {} (safetensors: wte ({}, {}), wpe ({}, {}) F32)\n", f.save_weights, wte.rows(),
-               wte.cols(), wpe.rows(), wpe.cols());
+    files.emplace_back(f.save_weights, weights_bytes(wte, wpe, config, seed));
+    notes.push_back(fmt::format("safetensors: wte ({}, {}), wpe ({}, {}) F32", wte.rows(), wte.cols(),
+                                wpe.rows(), wpe.cols()));
+  }
+  if (f.options[2]->count() > 0) {  // cosine similarities of the first rows of x
+    const std::int64_t k = std::min<std::int64_t>(x.rows(), 16);
+    Matrix cos(k, k);
+    backend.cosine_matrix(ConstFloatView(x.data(), k, x.cols()), cos);
+    std::vector<std::string> labels;
+    for (std::int64_t t = 0; t < k; ++t) labels.push_back(fmt::format("t={} id {}", t, ids[static_cast<std::size_t>(t)]));
+    files.emplace_back(f.plot_similarity,
+                       svg::heatmap(fmt::format("cosine similarity of the first {} rows of x", k), labels, cos));
+    notes.push_back(fmt::format("SVG heatmap, {} x {} cosines", k, k));
+  }
+  if (f.options[3]->count() > 0) {  // row norms of x
+    std::vector<float> norms(static_cast<std::size_t>(x.rows()));
+    backend.row_norms(x, norms);
+    files.emplace_back(f.plot_norms,
+                       svg::histogram(fmt::format("row norms ||x[t]|| of the {} rows of x", x.rows()), norms));
+    notes.push_back(fmt::format("SVG histogram of {} row norms", norms.size()));
+  }
+  if (f.options[4]->count() > 0) {  // a table, rows x dimensions
+    const ConstFloatView table = f.plot_table[0] == "wte" ? wte : wpe;
+    files.emplace_back(f.plot_table[1], svg::table_image(f.plot_table[0], table));
+    notes.push_back(fmt::format("SVG image of {} ({}, {}): rows 0..{}, dimensions 0..{}", f.plot_table[0],
+                                table.rows(), table.cols(), std::min<std::int64_t>(table.rows(), 64) - 1,
+                                std::min<std::int64_t>(table.cols(), 128) - 1));
+  }
+  if (!files.empty()) fmt::print("\n");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    write_file(files[i].first, files[i].second);
+    fmt::print("wrote {} ({})\n", files[i].first, notes[i]);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "apps/npy.hpp"
 #include "apps/safetensors.hpp"
 #include "reference/errors.hpp"
 
@@ -62,15 +63,19 @@ Config config_of(const EmbeddingTables& t) {
   return {"the file's tables", t.wte.rows(), t.wte.cols(), t.wpe.rows(), false, 0};
 }
 
+std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config, std::uint64_t seed) {
+  return safetensors_bytes({{"wte", wte}, {"wpe", wpe}},
+                           {{"format", "andrea-embeddings"},
+                            {"config", std::string(config.name)},
+                            {"vocab_size", std::to_string(config.vocab_size)},
+                            {"d_model", std::to_string(config.d_model)},
+                            {"context_length", std::to_string(config.context_length)},
+                            {"seed", std::to_string(seed)}});
+}
+
 void save_embedding_tables(const std::string& path, ConstFloatView wte, ConstFloatView wpe,
                            const Config& config, std::uint64_t seed) {
-  write_safetensors(path, {{"wte", wte}, {"wpe", wpe}},
-                    {{"format", "andrea-embeddings"},
-                     {"config", std::string(config.name)},
-                     {"vocab_size", std::to_string(config.vocab_size)},
-                     {"d_model", std::to_string(config.d_model)},
-                     {"context_length", std::to_string(config.context_length)},
-                     {"seed", std::to_string(seed)}});
+  write_file(path, weights_bytes(wte, wpe, config, seed));
 }
 
 }  // namespace andrea::cli

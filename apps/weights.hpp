@@ -35,4 +35,7 @@ Config config_of(const EmbeddingTables& tables);
 void save_embedding_tables(const std::string& path, ConstFloatView wte, ConstFloatView wpe,
                            const Config& config, std::uint64_t seed);
 
+/// The bytes save_embedding_tables() writes.
+std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config, std::uint64_t seed);
+
 }  // namespace andrea::cli

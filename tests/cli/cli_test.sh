@@ -103,6 +103,10 @@ expect_exit2 weights-no-file "cannot open weights file '$tmp/nope.safetensors': 
 expect_exit2 weights-empty-name "--weights needs a file name" --weights "" --ids 1
 expect_error save-weights-unwritable "cannot write '/nonexistent/w.safetensors'" --ids 1 --save-weights /nonexistent/w.safetensors
 
+expect_error plot-table-name "--plot-table draws wte or wpe, not 'x'" --ids 1 --plot-table x "$tmp/t.svg"
+expect_error plot-empty-name "--plot-norms needs a file name" --ids 1 --plot-norms ""
+expect_error plot-unwritable "cannot write '/nonexistent/s.svg'" --ids 1 --plot-similarity /nonexistent/s.svg
+[ ! -e "$tmp/t.svg" ] || fail "plot-table-name: wrote the picture"
 # --out: numpy reads back float32 (n, d_model) equal to x = wte[id] + wpe[t].
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   "$exe" --ids 256,1842,7301 --out "$tmp/x.npy" >/dev/null || fail "npy: exit $?"

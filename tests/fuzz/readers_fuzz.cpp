@@ -2,9 +2,13 @@
 // (apps/safetensors, apps/weights) and the ids-file reader (apps/ids_input).
 // Whatever the bytes, each call returns or throws andrea::InputError: any other
 // exception, a crash, an out-of-bounds access (ASan) or undefined behaviour
-// (UBSan) is a bug. The entry point is libFuzzer's, so the same file also builds
-// as a libFuzzer target:  clang++ -std=c++20 -fsanitize=fuzzer,address,undefined ...
-// Here tests/fuzz/mutate_main.cpp drives it with a bounded mutation loop.
+// (UBSan) is a bug. In CI tests/fuzz/mutate_main.cpp drives it with a bounded
+// mutation loop (ctest fuzz/readers). The entry point is libFuzzer's, so with
+// Debian's clang and libclang-rt-14-dev the same file builds as a libFuzzer target:
+//   clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I. tests/fuzz/readers_fuzz.cpp
+//     apps/safetensors.cpp apps/weights.cpp apps/ids_input.cpp apps/npy.cpp
+//     reference/config.cpp reference/check.cpp reference/init.cpp -lfmt -o fuzz_lf
+//   (one command line); mkdir corpus && cp golden/safetensors/*.safetensors corpus/ && ./fuzz_lf -max_total_time=30 corpus
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
