@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
-#include <iterator>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -145,20 +145,68 @@ void check_layout(std::vector<Entry>& entries, std::uint64_t data_bytes, std::st
   }
 }
 
-std::vector<float> to_float(const Entry& e, std::string_view data) {
+// The tensor's own bytes (end - begin of them) as float32.
+std::vector<float> to_float(const Entry& e, std::string_view bytes) {
   const std::uint64_t size = element_size(e.dtype);
-  std::vector<float> values(static_cast<std::size_t>((e.end - e.begin) / size));
+  std::vector<float> values(static_cast<std::size_t>(bytes.size() / size));
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::size_t at = static_cast<std::size_t>(e.begin + i * size);
     if (e.dtype == "F32") {
-      values[i] = std::bit_cast<float>(static_cast<std::uint32_t>(read_le(data, at, 4)));
+      values[i] = std::bit_cast<float>(static_cast<std::uint32_t>(read_le(bytes, 4 * i, 4)));
     } else if (e.dtype == "BF16") {
-      values[i] = bf16_to_float(static_cast<std::uint16_t>(read_le(data, at, 2)));
+      values[i] = bf16_to_float(static_cast<std::uint16_t>(read_le(bytes, 2 * i, 2)));
     } else {
-      values[i] = f16_to_float(static_cast<std::uint16_t>(read_le(data, at, 2)));
+      values[i] = f16_to_float(static_cast<std::uint16_t>(read_le(bytes, 2 * i, 2)));
     }
   }
   return values;
+}
+
+// Reads a file of `file_size` bytes through read(offset, count), which returns
+// exactly those bytes: the header first, then only the wanted tensors' bytes.
+Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::uint64_t, std::uint64_t)>& read,
+                  std::string_view source, const std::vector<std::string>& wanted) {
+  if (file_size < 8) {
+    throw InputError(fmt::format("{}: truncated: {} bytes, fewer than the 8 of the header length",
+                                 source, file_size));
+  }
+  const std::uint64_t n = read_le(read(0, 8), 0, 8);
+  if (n > file_size - 8) {
+    throw InputError(fmt::format("{}: header length {} runs past the end of the file ({} bytes after "
+                                 "the length)",
+                                 source, n, file_size - 8));
+  }
+  if (n > max_header_bytes) {
+    throw InputError(fmt::format("{}: header length {} exceeds the limit of {} bytes", source, n,
+                                 max_header_bytes));
+  }
+  json header;
+  try {
+    header = json::parse(read(8, n));
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
+  }
+  if (!header.is_object()) {
+    throw InputError(fmt::format("{}: the header is a JSON {}, not an object", source,
+                                 header.type_name()));
+  }
+  const std::uint64_t data_bytes = file_size - 8 - n;
+  Safetensors out;
+  std::vector<Entry> entries;
+  for (const auto& [name, info] : header.items()) {
+    if (name == "__metadata__") {
+      out.metadata = parse_metadata(info, source);
+    } else {
+      entries.push_back(parse_entry(name, info, data_bytes, source));
+    }
+  }
+  check_layout(entries, data_bytes, source);
+  for (const Entry& e : entries) {
+    out.names.push_back(e.name);
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) {
+      out.tensors.push_back({e.name, e.dtype, e.shape, to_float(e, read(8 + n + e.begin, e.end - e.begin))});
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -188,48 +236,10 @@ const Tensor* Safetensors::find(std::string_view name) const {
 
 Safetensors parse_safetensors(std::string_view bytes, std::string_view source,
                               const std::vector<std::string>& wanted) {
-  if (bytes.size() < 8) {
-    throw InputError(fmt::format("{}: truncated: {} bytes, fewer than the 8 of the header length",
-                                 source, bytes.size()));
-  }
-  const std::uint64_t n = read_le(bytes, 0, 8);
-  if (n > bytes.size() - 8) {
-    throw InputError(fmt::format("{}: header length {} runs past the end of the file ({} bytes after "
-                                 "the length)",
-                                 source, n, bytes.size() - 8));
-  }
-  if (n > max_header_bytes) {
-    throw InputError(fmt::format("{}: header length {} exceeds the limit of {} bytes", source, n,
-                                 max_header_bytes));
-  }
-  json header;
-  try {
-    header = json::parse(bytes.substr(8, static_cast<std::size_t>(n)));
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
-  }
-  if (!header.is_object()) {
-    throw InputError(fmt::format("{}: the header is a JSON {}, not an object", source,
-                                 header.type_name()));
-  }
-  const std::string_view data = bytes.substr(static_cast<std::size_t>(8 + n));
-  Safetensors out;
-  std::vector<Entry> entries;
-  for (const auto& [name, info] : header.items()) {
-    if (name == "__metadata__") {
-      out.metadata = parse_metadata(info, source);
-    } else {
-      entries.push_back(parse_entry(name, info, data.size(), source));
-    }
-  }
-  check_layout(entries, data.size(), source);
-  for (const Entry& e : entries) {
-    out.names.push_back(e.name);
-    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) {
-      out.tensors.push_back({e.name, e.dtype, e.shape, to_float(e, data)});
-    }
-  }
-  return out;
+  const auto read = [&](std::uint64_t offset, std::uint64_t count) {
+    return std::string(bytes.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(count)));
+  };
+  return parse(bytes.size(), read, source, wanted);
 }
 
 Safetensors read_safetensors(const std::string& path, const std::vector<std::string>& wanted) {
@@ -239,9 +249,17 @@ Safetensors read_safetensors(const std::string& path, const std::vector<std::str
                                  std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   }
   std::ifstream in(path, std::ios::binary);
-  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw InputError(fmt::format("cannot read weights file '{}'", path));
-  return parse_safetensors(bytes, path, wanted);
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!in || ec) throw InputError(fmt::format("cannot read weights file '{}'", path));
+  // Only the header and the wanted tensors are read: GPT-2's file holds 500 MB of other layers.
+  const auto read = [&](std::uint64_t offset, std::uint64_t count) {
+    std::string bytes(static_cast<std::size_t>(count), '\0');
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(bytes.data(), static_cast<std::streamsize>(count));
+    if (!in) throw InputError(fmt::format("cannot read weights file '{}'", path));
+    return bytes;
+  };
+  return parse(size, read, path, wanted);
 }
 
 std::string safetensors_bytes(const std::vector<NamedTable>& tables,
