@@ -107,6 +107,9 @@ expect_error plot-table-name "--plot-table draws wte or wpe, not 'x'" --ids 1 --
 expect_error plot-empty-name "--plot-norms needs a file name" --ids 1 --plot-norms ""
 expect_error plot-unwritable "cannot write '/nonexistent/s.svg'" --ids 1 --plot-similarity /nonexistent/s.svg
 [ ! -e "$tmp/t.svg" ] || fail "plot-table-name: wrote the picture"
+# wpe of half_precision.safetensors holds +inf: the picture is refused before any file is written.
+expect_exit2 plot-non-finite "cannot draw table wpe row 1: value inf at index 1 is not finite" --weights "$golden/half_precision.safetensors" --ids 0 --plot-table wpe "$tmp/t.svg"
+[ ! -e "$tmp/t.svg" ] || fail "plot-non-finite: wrote the picture"
 # --out: numpy reads back float32 (n, d_model) equal to x = wte[id] + wpe[t].
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   "$exe" --ids 256,1842,7301 --out "$tmp/x.npy" >/dev/null || fail "npy: exit $?"
