@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -45,8 +45,9 @@ std::uint64_t read_le(std::string_view bytes, std::size_t at, int count) {
 std::uint64_t unsigned_field(const json& value, std::string_view source, const std::string& name,
                              std::string_view field) {
   if (!value.is_number_unsigned()) {
-    throw InputError(fmt::format("{}: tensor '{}': {} holds {} where a non-negative integer belongs",
-                                 source, name, field, value.dump()));
+    const std::string shown = value.dump();
+    throw InputError(fmt::format("{}: tensor '{}': {} holds {}{} where a non-negative integer belongs",
+                                 source, name, field, shown.substr(0, 40), shown.size() > 40 ? "..." : ""));
   }
   return value.get<std::uint64_t>();
 }
