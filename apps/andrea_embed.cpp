@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "apps/backend.hpp"
+#include "apps/file_options.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/npy.hpp"
 #include "reference/check.hpp"
@@ -26,6 +27,7 @@ struct Options {
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
   bool has_ids = false, has_ids_file = false, has_text = false, has_out = false, has_backend = false;
+  cli::FileOptions files;  // --weights, --save-weights, --plot-*
 };
 
 // 7275264 -> "7,275,264"
@@ -79,9 +81,9 @@ void print_parameters(const Config& c, const ParameterReport& r) {
   const auto share = [](std::int64_t part, std::int64_t whole) {
     return whole > 0 ? fmt::format("{:6.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : std::string("     -");
   };
-  fmt::print("\nparameters (counted while the tables were written)\n");
+  fmt::print("\nparameters (counted while the tables were {})\n", c.model_params > 0 ? "written" : "read");
   fmt::print("  {:<28} {:>14} {:>12} {:>9} {:>9}\n", "", "shape", "count", "of layer",
-             fmt::format("of ~{}M", c.model_params / 1'000'000));
+             c.model_params > 0 ? fmt::format("of ~{}M", c.model_params / 1'000'000) : "");
   fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte", fmt::format("({}, {})", c.vocab_size, c.d_model),
              grouped(r.token_params), share(r.token_params, r.total), share(r.token_params, c.model_params));
   fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "position embedding wpe",
@@ -89,13 +91,14 @@ void print_parameters(const Config& c, const ParameterReport& r) {
              share(r.position_params, r.total), share(r.position_params, c.model_params));
   fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "embedding layer", "", grouped(r.total),
              share(r.total, r.total), share(r.total, c.model_params));
-  fmt::print("  {:<28} {:>14} {:>12}\n", c.tied_head ? "output head (tied to wte)" : "output head (untied)",
+  if (c.model_params > 0) fmt::print("  {:<28} {:>14} {:>12}\n", c.tied_head ? "output head (tied to wte)" : "output head (untied)",
              fmt::format("({}, {})", c.vocab_size, c.d_model), c.tied_head ? "+0" : "+" + grouped(head_params(c)));
   fmt::print("  memory: {} bytes in fp32 ({:.1f} MiB), {} in bf16\n", grouped(r.bytes),
              static_cast<double>(r.bytes) / (1 << 20), grouped(r.total * 2));
 }
 
-void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const std::int32_t> ids) {
+void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const std::int32_t> ids,
+                   bool untrained) {
   const std::int64_t n = x.rows(), d = x.cols();
   fmt::print("\nx = wte[ids] + wpe[0..n)   shape ({}, {}) float32\n", n, d);
   for (std::int64_t t = 0; t < std::min<std::int64_t>(n, 3); ++t) {
@@ -125,11 +128,12 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
     }
     fmt::print("  x[{}] {} | {}\n", i, fmt::join(dots, " "), fmt::join(coss, " "));
   }
-  fmt::print("  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
+  if (untrained) fmt::print("  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
 }
 
 int run(const Options& o) {
-  const Config& config = config_by_name(o.config);
+  std::optional<cli::EmbeddingTables> loaded = cli::load_weights(o.files);  // --weights
+  const Config config = loaded ? cli::config_of(*loaded) : config_by_name(o.config);
   const std::vector<cli::Backend> all = cli::backends();
   const cli::Backend& backend = pick_backend(all, o.backend, o.has_backend);
   if (o.has_out && o.out.empty()) throw InputError("--out needs a file name");
@@ -140,23 +144,37 @@ int run(const Options& o) {
   check::sequence_length(static_cast<std::int64_t>(ids.size()), config.context_length);
   check::token_ids(ids, config.vocab_size);
   if (o.has_out) cli::check_writable(o.out);
+  cli::check_file_options(o.files);
 
-  Matrix wte(config.vocab_size, config.d_model), wpe(config.context_length, config.d_model);
-  const ParameterReport report = backend.materialize(config, o.seed, wte, wpe);
+  Matrix wte, wpe;
+  ParameterReport report;
+  if (loaded) {
+    wte = std::move(loaded->wte), wpe = std::move(loaded->wpe);
+    report = cli::loaded_report(wte, wpe);
+  } else {
+    wte = Matrix(config.vocab_size, config.d_model), wpe = Matrix(config.context_length, config.d_model);
+    report = backend.materialize(config, o.seed, wte, wpe);
+  }
   Matrix x(static_cast<std::int64_t>(ids.size()), config.d_model);
   backend.combine(wte, wpe, ids, x);  // validates ids and length before writing
 
   fmt::print("andrea-embed — the first layer of {}\n", config.name);
   fmt::print("  backend  {}: {}\n", backend.name, backend.description);
-  fmt::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {} head\n",
+  fmt::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {}\n",
              grouped(config.vocab_size), config.d_model, grouped(config.context_length),
-             config.tied_head ? "tied" : "untied");
-  fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model, o.seed);
+             loaded ? "from the tables' shapes" : config.tied_head ? "tied head" : "untied head");
+  if (loaded) {
+    fmt::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", o.files.weights,
+               loaded->wte_name, loaded->wte_dtype, loaded->wpe_name, loaded->wpe_dtype);
+  } else {
+    fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model, o.seed);
+  }
   fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), source,
              fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
              ids.size() > 8 ? ", ..." : "");
   print_parameters(config, report);
-  print_summary(backend, x, ids);
+  print_summary(backend, x, ids, !loaded);
+  cli::write_file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   if (o.has_out) {
     cli::write_npy(o.out, x);
     fmt::print("\nwrote {} (float32, shape ({}, {}))\n", o.out, x.rows(), x.cols());
@@ -195,6 +213,7 @@ int main(int argc, char** argv) {
                              "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
   auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
+  cli::add_file_options(app, o.files);
   CLI11_PARSE(app, argc, argv);
   o.has_ids = ids->count() > 0;
   o.has_ids_file = file->count() > 0;

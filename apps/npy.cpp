@@ -60,3 +60,27 @@ void write_npy(const std::string& path, ConstFloatView m) {
 }
 
 }  // namespace andrea::cli
+
+namespace andrea::cli {
+
+void write_file(const std::string& path, std::string_view bytes) {
+  check_writable(path);
+  const std::string partial = fmt::format("{}.partial-{}", path, ::getpid());
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", path));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush()) {
+      std::remove(partial.c_str());
+      throw InputError(fmt::format("cannot write '{}'", path));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) {
+    std::remove(partial.c_str());
+    throw InputError(fmt::format("cannot write '{}': {}", path, ec.message()));
+  }
+}
+
+}  // namespace andrea::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "reference/tensor.hpp"
 
@@ -16,5 +17,14 @@ void check_writable(const std::string& path);
 /// end, so a failure leaves no partial file. Throws andrea::InputError when the
 /// file cannot be written or check_writable() refuses the path. Format: numpy/lib/format.py (NEP 1).
 void write_npy(const std::string& path, ConstFloatView m);
+
+}  // namespace andrea::cli
+
+namespace andrea::cli {
+
+/// Writes `bytes` to `path` through a temporary file renamed into place, so a
+/// failure leaves no partial file. Throws andrea::InputError when check_writable()
+/// refuses the path or the file cannot be written.
+void write_file(const std::string& path, std::string_view bytes);
 
 }  // namespace andrea::cli

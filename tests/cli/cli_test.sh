@@ -69,6 +69,47 @@ out=/dev/null expect_error device-as-out "cannot write '/dev/null': it exists an
 [ -c /dev/null ] || fail "/dev/null is no longer a character device"
 out=/nonexistent/dir/x.npy expect_error unwritable "cannot write '/nonexistent/dir/x.npy': folder '/nonexistent/dir' does not exist" --ids 1
 
+# --weights / --save-weights (safetensors): the saved tables give back x bit for bit;
+# the project's and GPT-2's names, BF16/F16; malformed files exit 2 and write nothing.
+golden=$(cd "$(dirname "$0")/../../golden/safetensors" && pwd)
+"$exe" --ids 1,2,3 --out "$tmp/a.npy" --save-weights "$tmp/w.safetensors" >"$tmp/out" 2>"$tmp/err" || fail "save-weights: exit $?"
+grep -Fq "wrote $tmp/w.safetensors (safetensors: wte (8449, 768), wpe (1024, 768) F32)" "$tmp/out" || fail "save-weights: $(tail -2 "$tmp/out")"
+expect_ok weights-shapes "V = 8,449, d_model = 768, context_length T = 1,024, from the tables' shapes" --weights "$tmp/w.safetensors" --ids 1
+expect_ok weights-counted "embedding layer +7,275,264" --weights "$tmp/w.safetensors" --ids 1
+"$exe" --weights "$tmp/w.safetensors" --ids 1,2,3 --out "$tmp/b.npy" >/dev/null 2>&1 || fail "weights: exit $?"
+cmp -s "$tmp/a.npy" "$tmp/b.npy" || fail "weights: x from the saved tables differs from x from the init"
+expect_ok gpt2-names "V = 6, d_model = 3, context_length T = 2" --weights "$golden/gpt2_names.safetensors" --ids 5,0
+expect_ok gpt2-names-x "x\[0\] = wte\[5\] \+ wpe\[0\] = \[\+3.5010, \+3.9990, \+8.0000" --weights "$golden/gpt2_names.safetensors" --ids 5,0
+expect_ok bf16 "wte 'wte.weight' BF16, wpe 'wpe.weight' F16" --weights "$golden/half_precision.safetensors" --ids 0
+# expect_exit2 NAME PATTERN ARGS... : exit status 2, stderr has PATTERN, no output file
+expect_exit2() {
+  local name=$1 pattern=$2; shift 2
+  rm -f "$tmp/x.npy" "$tmp/s.safetensors"
+  "$exe" "$@" --out "$tmp/x.npy" --save-weights "$tmp/s.safetensors" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, not 2"
+  grep -Fq -- "$pattern" "$tmp/err" || fail "$name: stderr lacks '$pattern': $(cat "$tmp/err")"
+  [ ! -e "$tmp/x.npy" ] && [ ! -e "$tmp/s.safetensors" ] || fail "$name: wrote an output file"
+}
+expect_exit2 weights-id-past-V "token id 6 at position 1 is outside [0, 6)" --weights "$golden/gpt2_names.safetensors" --ids 5,6
+expect_exit2 weights-past-T "sequence length 3 exceeds context length 2" --weights "$golden/gpt2_names.safetensors" --ids 1,2,3
+head -c 100 "$golden/tiny_f32.safetensors" >"$tmp/cut.safetensors"
+expect_exit2 weights-truncated "header length 192 runs past the end of the file (92 bytes" --weights "$tmp/cut.safetensors" --ids 1
+printf '\x04\x00\x00\x00\x00\x00\x00\x00{oops' >"$tmp/notjson.safetensors"
+expect_exit2 weights-not-json "the header is not valid JSON" --weights "$tmp/notjson.safetensors" --ids 1
+printf '\x02\x00\x00\x00\x00\x00\x00\x00{}' >"$tmp/none.safetensors"
+expect_exit2 weights-missing "no wte table: looked for wte, wte.weight, transformer.wte, transformer.wte.weight; the file holds no tensors" --weights "$tmp/none.safetensors" --ids 1
+expect_exit2 weights-no-file "cannot open weights file '$tmp/nope.safetensors': no such file" --weights "$tmp/nope.safetensors" --ids 1
+expect_exit2 weights-empty-name "--weights needs a file name" --weights "" --ids 1
+expect_error save-weights-unwritable "cannot write '/nonexistent/w.safetensors'" --ids 1 --save-weights /nonexistent/w.safetensors
+
+expect_error plot-table-name "--plot-table draws wte or wpe, not 'x'" --ids 1 --plot-table x "$tmp/t.svg"
+expect_error plot-empty-name "--plot-norms needs a file name" --ids 1 --plot-norms ""
+expect_error plot-unwritable "cannot write '/nonexistent/s.svg'" --ids 1 --plot-similarity /nonexistent/s.svg
+[ ! -e "$tmp/t.svg" ] || fail "plot-table-name: wrote the picture"
+# wpe of half_precision.safetensors holds +inf: the picture is refused before any file is written.
+expect_exit2 plot-non-finite "cannot draw table wpe row 1: value inf at index 1 is not finite" --weights "$golden/half_precision.safetensors" --ids 0 --plot-table wpe "$tmp/t.svg"
+[ ! -e "$tmp/t.svg" ] || fail "plot-non-finite: wrote the picture"
 # --out: numpy reads back float32 (n, d_model) equal to x = wte[id] + wpe[t].
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   "$exe" --ids 256,1842,7301 --out "$tmp/x.npy" >/dev/null || fail "npy: exit $?"
@@ -77,6 +118,20 @@ import sys, numpy as np
 x = np.load(sys.argv[1])
 assert x.dtype == np.float32 and x.shape == (3, 768), (x.dtype, x.shape)
 assert np.isfinite(x).all() and 1.2 < np.linalg.norm(x[0]) < 1.7, np.linalg.norm(x[0])
+PY
+  /usr/bin/python3 - "$tmp/w.safetensors" "$tmp/a.npy" <<'PY' || fail "save-weights: numpy check"
+import json, struct, sys, numpy as np
+raw = open(sys.argv[1], "rb").read()
+n, = struct.unpack("<Q", raw[:8])
+header = json.loads(raw[8:8 + n])
+meta = header.pop("__metadata__")
+assert meta == {"format": "andrea-embeddings", "config": "andrea-120m", "vocab_size": "8449", "d_model": "768",
+                "context_length": "1024", "seed": "1337"}, meta
+data = raw[8 + n:]
+t = {k: np.frombuffer(data[v["data_offsets"][0]:v["data_offsets"][1]], "<f4").reshape(v["shape"]) for k, v in header.items()}
+assert t["wte"].shape == (8449, 768) and t["wpe"].shape == (1024, 768) and n % 8 == 0
+x = np.load(sys.argv[2])
+assert np.array_equal(x, t["wte"][[1, 2, 3]] + t["wpe"][:3]), "x != wte[ids] + wpe[:3]"
 PY
 else
   echo "numpy not found: the --out read-back check is not run"

@@ -1,0 +1,45 @@
+// The options of andrea-embed that read and write files besides the ids:
+// --weights (tables from a safetensors file), --save-weights, and the pictures
+// --plot-similarity, --plot-table, --plot-norms.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "apps/backend.hpp"
+#include "apps/weights.hpp"
+#include "reference/config.hpp"
+#include "reference/params.hpp"
+
+namespace andrea::cli {
+
+struct FileOptions {
+  std::string weights, save_weights, plot_similarity, plot_norms;
+  std::vector<std::string> plot_table;  ///< {table name, file}
+  CLI::Option* options[5] = {};         ///< in the order above, plot_table last
+};
+
+/// Adds the five options to `app` (--weights excludes --config, added before).
+void add_file_options(CLI::App& app, FileOptions& f);
+
+/// Throws andrea::InputError, before any work, when a given option's file name
+/// is empty, a table name is not wte or wpe, or an output path cannot be written.
+void check_file_options(const FileOptions& f);
+
+/// The tables of --weights (load_embedding_tables), or nothing when not given.
+/// Throws andrea::InputError when the file name is empty or the file is refused.
+std::optional<EmbeddingTables> load_weights(const FileOptions& f);
+
+/// What was loaded, counted from the tables read (float32 in memory).
+ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe);
+
+/// Writes every output file asked for: --save-weights (wte, wpe, config, seed),
+/// and the pictures of x (n, d_model) and the tables. Prints one line per file.
+void write_file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
+                        std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
+                        std::span<const std::int32_t> ids);
+
+}  // namespace andrea::cli

@@ -1,0 +1,300 @@
+#include "apps/safetensors.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "apps/npy.hpp"
+#include "reference/errors.hpp"
+
+namespace andrea::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// The safetensors library refuses headers over 100 MB; so do we.
+constexpr std::uint64_t max_header_bytes = 100'000'000;
+
+// One header entry, checked on its own.
+struct Entry {
+  std::string name, dtype;
+  std::vector<std::int64_t> shape;
+  std::uint64_t begin = 0, end = 0;
+};
+
+std::uint64_t element_size(const std::string& dtype) {
+  return dtype == "F32" ? 4 : (dtype == "BF16" || dtype == "F16") ? 2 : 0;
+}
+
+std::uint64_t read_le(std::string_view bytes, std::size_t at, int count) {
+  std::uint64_t value = 0;
+  for (int i = count - 1; i >= 0; --i) {
+    value = value << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+  }
+  return value;
+}
+
+// A non-negative integer of the header, or an error naming where it is.
+std::uint64_t unsigned_field(const json& value, std::string_view source, const std::string& name,
+                             std::string_view field) {
+  if (!value.is_number_unsigned()) {
+    const std::string shown = value.dump();
+    throw InputError(fmt::format("{}: tensor '{}': {} holds {}{} where a non-negative integer belongs",
+                                 source, name, field, shown.substr(0, 40), shown.size() > 40 ? "..." : ""));
+  }
+  return value.get<std::uint64_t>();
+}
+
+Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_bytes,
+                  std::string_view source) {
+  const auto fail = [&](std::string_view what) {
+    return InputError(fmt::format("{}: tensor '{}': {}", source, name, what));
+  };
+  if (!info.is_object()) throw fail(fmt::format("entry is a JSON {}, not an object", info.type_name()));
+  for (const char* key : {"dtype", "shape", "data_offsets"}) {
+    if (!info.contains(key)) throw fail(fmt::format("entry has no \"{}\"", key));
+  }
+  Entry e{name, "", {}, 0, 0};
+  if (!info["dtype"].is_string()) throw fail("dtype is not a string");
+  e.dtype = info["dtype"].get<std::string>();
+  if (element_size(e.dtype) == 0) {
+    throw fail(fmt::format("unsupported dtype '{}' (this reader takes F32, BF16 and F16)", e.dtype));
+  }
+  const json& shape = info["shape"];
+  if (!shape.is_array()) throw fail("shape is not an array");
+  for (const json& dim : shape) {
+    const std::uint64_t n = unsigned_field(dim, source, name, "shape");
+    if (n > static_cast<std::uint64_t>(INT64_MAX)) throw fail(fmt::format("shape dimension {} is too large", n));
+    e.shape.push_back(static_cast<std::int64_t>(n));
+  }
+  // Elements, with overflow guarded: never more than the data's bytes could hold.
+  std::uint64_t count = std::count(e.shape.begin(), e.shape.end(), 0) > 0 ? 0 : 1;
+  bool too_big = false;
+  for (const std::int64_t n : e.shape) {
+    if (count == 0 || too_big) break;
+    if (count > data_bytes / static_cast<std::uint64_t>(n)) too_big = true;
+    else count *= static_cast<std::uint64_t>(n);
+  }
+  const json& offsets = info["data_offsets"];
+  if (!offsets.is_array() || offsets.size() != 2) throw fail("data_offsets is not an array [begin, end]");
+  e.begin = unsigned_field(offsets[0], source, name, "data_offsets");
+  e.end = unsigned_field(offsets[1], source, name, "data_offsets");
+  if (e.begin > e.end) {
+    throw fail(fmt::format("data_offsets [{}, {}] run backwards (begin after end)", e.begin, e.end));
+  }
+  if (e.end > data_bytes) {
+    throw fail(fmt::format("data_offsets [{}, {}] run past the {} bytes of data", e.begin, e.end,
+                           data_bytes));
+  }
+  const std::uint64_t size = element_size(e.dtype);
+  if (too_big || count * size != e.end - e.begin) {
+    throw fail(fmt::format("shape [{}] of {} needs {} bytes but data_offsets [{}, {}] hold {}",
+                           fmt::join(e.shape, ", "), e.dtype,
+                           too_big ? std::string("more than the file's") : std::to_string(count * size),
+                           e.begin, e.end, e.end - e.begin));
+  }
+  return e;
+}
+
+std::map<std::string, std::string> parse_metadata(const json& meta, std::string_view source) {
+  if (!meta.is_object()) {
+    throw InputError(fmt::format("{}: __metadata__ is a JSON {}, not an object of strings", source,
+                                 meta.type_name()));
+  }
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : meta.items()) {
+    if (!value.is_string()) {
+      throw InputError(fmt::format("{}: __metadata__ entry '{}' is a JSON {}, not a string", source,
+                                   key, value.type_name()));
+    }
+    out[key] = value.get<std::string>();
+  }
+  return out;
+}
+
+// Every byte of the data buffer belongs to exactly one tensor (the format's rule).
+void check_layout(std::vector<Entry>& entries, std::uint64_t data_bytes, std::string_view source) {
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+  });
+  std::uint64_t covered = 0;
+  const Entry* previous = nullptr;
+  for (const Entry& e : entries) {
+    if (e.begin < covered) {
+      throw InputError(fmt::format("{}: tensor '{}': data_offsets [{}, {}] overlap tensor '{}' [{}, {}]",
+                                   source, e.name, e.begin, e.end, previous->name, previous->begin,
+                                   previous->end));
+    }
+    if (e.begin > covered) {
+      throw InputError(fmt::format("{}: tensor '{}': data_offsets [{}, {}] leave bytes [{}, {}) of the "
+                                   "data to no tensor",
+                                   source, e.name, e.begin, e.end, covered, e.begin));
+    }
+    covered = e.end;
+    previous = &e;
+  }
+  if (covered != data_bytes) {
+    throw InputError(fmt::format("{}: bytes [{}, {}) at the end of the data belong to no tensor",
+                                 source, covered, data_bytes));
+  }
+}
+
+// The tensor's own bytes (end - begin of them) as float32.
+std::vector<float> to_float(const Entry& e, std::string_view bytes) {
+  const std::uint64_t size = element_size(e.dtype);
+  std::vector<float> values(static_cast<std::size_t>(bytes.size() / size));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (e.dtype == "F32") {
+      values[i] = std::bit_cast<float>(static_cast<std::uint32_t>(read_le(bytes, 4 * i, 4)));
+    } else if (e.dtype == "BF16") {
+      values[i] = bf16_to_float(static_cast<std::uint16_t>(read_le(bytes, 2 * i, 2)));
+    } else {
+      values[i] = f16_to_float(static_cast<std::uint16_t>(read_le(bytes, 2 * i, 2)));
+    }
+  }
+  return values;
+}
+
+// Reads a file of `file_size` bytes through read(offset, count), which returns
+// exactly those bytes: the header first, then only the wanted tensors' bytes.
+Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::uint64_t, std::uint64_t)>& read,
+                  std::string_view source, const std::vector<std::string>& wanted) {
+  if (file_size < 8) {
+    throw InputError(fmt::format("{}: truncated: {} bytes, fewer than the 8 of the header length",
+                                 source, file_size));
+  }
+  const std::uint64_t n = read_le(read(0, 8), 0, 8);
+  if (n > file_size - 8) {
+    throw InputError(fmt::format("{}: header length {} runs past the end of the file ({} bytes after "
+                                 "the length)",
+                                 source, n, file_size - 8));
+  }
+  if (n > max_header_bytes) {
+    throw InputError(fmt::format("{}: header length {} exceeds the limit of {} bytes", source, n,
+                                 max_header_bytes));
+  }
+  json header;
+  try {
+    header = json::parse(read(8, n));
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
+  }
+  if (!header.is_object()) {
+    throw InputError(fmt::format("{}: the header is a JSON {}, not an object", source,
+                                 header.type_name()));
+  }
+  const std::uint64_t data_bytes = file_size - 8 - n;
+  Safetensors out;
+  std::vector<Entry> entries;
+  for (const auto& [name, info] : header.items()) {
+    if (name == "__metadata__") {
+      out.metadata = parse_metadata(info, source);
+    } else {
+      entries.push_back(parse_entry(name, info, data_bytes, source));
+    }
+  }
+  check_layout(entries, data_bytes, source);
+  for (const Entry& e : entries) {
+    out.names.push_back(e.name);
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) {
+      out.tensors.push_back({e.name, e.dtype, e.shape, to_float(e, read(8 + n + e.begin, e.end - e.begin))});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+float bf16_to_float(std::uint16_t bits) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+}
+
+float f16_to_float(std::uint16_t bits) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
+  const std::uint32_t exponent = (bits >> 10) & 0x1f;
+  std::uint32_t mantissa = bits & 0x3ff;
+  if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | mantissa << 13);  // inf, NaN
+  if (exponent != 0) return std::bit_cast<float>(sign | (exponent + 112) << 23 | mantissa << 13);
+  if (mantissa == 0) return std::bit_cast<float>(sign);  // +-0
+  // Subnormal: mantissa * 2^-24, exact in float32.
+  const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+  return sign ? -magnitude : magnitude;
+}
+
+const Tensor* Safetensors::find(std::string_view name) const {
+  for (const Tensor& t : tensors) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+Safetensors parse_safetensors(std::string_view bytes, std::string_view source,
+                              const std::vector<std::string>& wanted) {
+  const auto read = [&](std::uint64_t offset, std::uint64_t count) {
+    return std::string(bytes.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(count)));
+  };
+  return parse(bytes.size(), read, source, wanted);
+}
+
+Safetensors read_safetensors(const std::string& path, const std::vector<std::string>& wanted) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw InputError(fmt::format("cannot open weights file '{}': {}", path,
+                                 std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!in || ec) throw InputError(fmt::format("cannot read weights file '{}'", path));
+  // Only the header and the wanted tensors are read: GPT-2's file holds 500 MB of other layers.
+  const auto read = [&](std::uint64_t offset, std::uint64_t count) {
+    std::string bytes(static_cast<std::size_t>(count), '\0');
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(bytes.data(), static_cast<std::streamsize>(count));
+    if (!in) throw InputError(fmt::format("cannot read weights file '{}'", path));
+    return bytes;
+  };
+  return parse(size, read, path, wanted);
+}
+
+std::string safetensors_bytes(const std::vector<NamedTable>& tables,
+                              const std::map<std::string, std::string>& metadata) {
+  static_assert(std::endian::native == std::endian::little, "F32 data is written as the host holds it");
+  json header = json::object();
+  std::set<std::string> seen;
+  std::uint64_t offset = 0;
+  for (const NamedTable& t : tables) {
+    if (t.name.empty() || t.name == "__metadata__" || !seen.insert(t.name).second) {
+      throw InputError(fmt::format("cannot write a tensor named '{}': empty, repeated or reserved", t.name));
+    }
+    const std::uint64_t bytes = static_cast<std::uint64_t>(t.table.size()) * 4;
+    header[t.name] = {{"dtype", "F32"},
+                      {"shape", {t.table.rows(), t.table.cols()}},
+                      {"data_offsets", {offset, offset + bytes}}};
+    offset += bytes;
+  }
+  if (!metadata.empty()) header["__metadata__"] = metadata;
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');
+
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>(text.size() >> (8 * i));
+  out += text;
+  for (const NamedTable& t : tables) {
+    out.append(reinterpret_cast<const char*>(t.table.data()), static_cast<std::size_t>(t.table.size()) * 4);
+  }
+  return out;
+}
+
+void write_safetensors(const std::string& path, const std::vector<NamedTable>& tables,
+                       const std::map<std::string, std::string>& metadata) {
+  write_file(path, safetensors_bytes(tables, metadata));
+}
+
+}  // namespace andrea::cli
