@@ -138,6 +138,15 @@ void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe)
   finite("dout", dout.flat());
 }
 
+void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
+                             ConstFloatView dwpe) {
+  non_empty("dwte", dwte);
+  non_empty("dwpe", dwpe);
+  shape("dwpe", dwpe, dwpe.rows(), dwte.cols());  // names the buffer, not dout
+  wte_backward_args(ids, dout, dwte);
+  wpe_backward_args(dout, ids.cols(), dwpe);
+}
+
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w) {
   non_empty("w", w);
   shape("dw", dw, w.rows(), w.cols());
@@ -145,6 +154,11 @@ void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatVie
   if (!std::isfinite(lr) || !(lr > 0.0f)) {
     throw InputError(fmt::format("learning rate {} is not a finite number > 0", lr));
   }
+}
+
+void zero_rows_args(TokenIds ids, ConstFloatView dw) {
+  non_empty("dw", dw);
+  token_ids(ids, dw.rows());
 }
 
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe) {
