@@ -35,8 +35,8 @@ unsigned blocks_for(std::int64_t threads) {
   return static_cast<unsigned>((threads + kThreads - 1) / kThreads);
 }
 
+// --- Step 1: the atomic kernel and its launch (embedding_backward_atomic). ----------
 // BEGIN SOLUTION
-// --- Step 1: atomics. ---------------------------------------------------------------
 // dout (B * n, d); one thread per element; n the sequence length.
 __global__ void backward_atomic_kernel(const float* dout, const std::int32_t* ids, float* dwte,
                                        float* dwpe, std::int64_t rows, std::int64_t n,
@@ -65,8 +65,9 @@ void launch_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatV
 }
 // END SOLUTION
 
+// --- Step 2: group the positions of each id, then one owner thread per element -----
+// (wte_backward, wpe_backward, embedding_backward).
 // BEGIN SOLUTION
-// --- Step 2: group the positions of each id, then one owner thread per element. -----
 
 // The flat positions grouped by id, as CSR: distinct id u is rows[u], and its positions are
 // positions[offsets[u]] .. positions[offsets[u + 1] - 1], ascending. A counting sort on the
@@ -147,6 +148,7 @@ void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64
 
 }  // namespace
 
+// Step 1.
 void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                                FloatView dwpe) {
   // BEGIN SOLUTION
@@ -155,6 +157,7 @@ void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView 
   // END SOLUTION
 }
 
+// Step 2.
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
   // BEGIN SOLUTION
   check::wte_backward_args(ids, dout, dwte);

@@ -13,7 +13,8 @@
 namespace andrea::reference {
 
 /// Gradient of the token table: dwte[ids[p]] += dout[p] for every flat position p.
-///   ids (B, n) int32, dout (B * n, d_model), dwte (V, d_model); float32.
+///   ids (B, n) int32, dout (B * n, d_model), dwte (V, d_model); float32. dout must not
+///   overlap dwte (nor dwpe below).
 /// Each row's contributions are summed in ascending flat position p = b * n + t: that
 /// order is the contract the deterministic CUDA kernel reproduces bit for bit.
 /// Throws andrea::InputError, writing nothing, when ids is empty, an id is outside [0, V),
