@@ -61,8 +61,13 @@ void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe) {
 void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
   // BEGIN SOLUTION
   check::embedding_backward_args(ids, dout, dwte, dwpe);
-  add_token_grads(ids, dout, dwte);
-  add_position_grads(dout, ids.cols(), dwpe);
+  // One pass over dout: row p goes to dwte[ids[p]] and to dwpe[p % n]. p ascending keeps
+  // both contracts (ascending p per dwte row, ascending b per dwpe row) and reads dout once.
+  const TokenIds flat = ids.flat();
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(flat.size()); ++p) {
+    add_into(dwte.row(flat[static_cast<std::size_t>(p)]).data(), dout.row(p).data(), dwte.cols());
+    add_into(dwpe.row(p % ids.cols()).data(), dout.row(p).data(), dwpe.cols());
+  }
   // END SOLUTION
 }
 

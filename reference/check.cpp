@@ -1,6 +1,8 @@
 #include "reference/check.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 
 namespace andrea::check {
@@ -47,10 +49,41 @@ void vector_size(std::string_view what, std::span<const float> v, std::int64_t s
   }
 }
 
+namespace {
+
+// True if v[0..n) holds an inf or a nan (all exponent bits set). No early exit and blocks of
+// 8 with a lane-wise accumulator, so GCC vectorises it at -O2 too (an early-exit loop is
+// scalar: ~11 GB/s, the biggest part of a backward call over 25 MB of dout).
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+bool any_non_finite(const float* v, std::size_t n) {
+  std::uint32_t bad[8] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (std::size_t k = 0; k < 8; ++k) {
+      std::uint32_t bits;
+      std::memcpy(&bits, v + i + k, sizeof bits);
+      bad[k] |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    }
+  }
+  std::uint32_t any = 0;
+  for (; i < n; ++i) any |= static_cast<std::uint32_t>(!std::isfinite(v[i]));
+  for (const std::uint32_t b : bad) any |= b;
+  return any != 0;
+}
+
+}  // namespace
+
 void finite(std::string_view what, std::span<const float> v) {
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (!std::isfinite(v[i])) {
-      throw InputError(fmt::format("{}[{}] is {}: a finite value is required", what, i, v[i]));
+  constexpr std::size_t kChunk = 4096;  // scan fast; on a hit, find the first bad element
+  for (std::size_t start = 0; start < v.size(); start += kChunk) {
+    const std::size_t end = std::min(v.size(), start + kChunk);
+    if (!any_non_finite(v.data() + start, end - start)) continue;
+    for (std::size_t i = start; i < end; ++i) {
+      if (!std::isfinite(v[i])) {
+        throw InputError(fmt::format("{}[{}] is {}: a finite value is required", what, i, v[i]));
+      }
     }
   }
 }

@@ -298,6 +298,21 @@ TEST_F(BackwardBadInput, NonFiniteDout) {
   expect_untouched();
 }
 
+// Far into a large dout: the first bad element is named wherever it lies (the finiteness
+// scan works in blocks of 4,096 floats, then 8 at a time, then one at a time).
+TEST_F(BackwardBadInput, NonFiniteFarIntoDout) {
+  Matrix big = filled(6, 1366, 0.25f);  // 8,196 floats
+  Matrix wide_wte = filled(3, 1366, -7.0f), wide_wpe = filled(3, 1366, -7.0f);
+  big.view().data()[8195] = std::numeric_limits<float>::infinity();
+  EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), big, wide_wte, wide_wpe),
+                     "dout[8195] is inf: a finite value is required");
+  big.view().data()[4096] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), big, wide_wte, wide_wpe),
+                     "dout[4096] is nan: a finite value is required");
+  for (const float x : wide_wte.view().flat()) ASSERT_EQ(x, -7.0f) << "dwte was written";
+  for (const float x : wide_wpe.view().flat()) ASSERT_EQ(x, -7.0f) << "dwpe was written";
+}
+
 TEST_F(BackwardBadInput, EmptyBatch) {
   EXPECT_INPUT_ERROR(backend::wte_backward(TokenIdBatch(ids, 0, 3), Matrix(0, 2), dwte),
                      "ids is empty: shape (0, 3)");
