@@ -7,12 +7,18 @@
 //   lookup:  output B*n*d*4 written + distinct wte rows * d*4 + B*n*4 ids
 // A copy of N bytes reads N and writes N, so the baseline copies bytes/2.
 // The L2 cache is flushed (a memset of twice its size) before every timed run.
+//   backward (lesson 8, B = 8 only): dout B*n*d*4 read + distinct dwte rows read and
+//            written (2 * U*d*4) + dwpe read and written (2 * n*d*4) + ids; the atomic and
+//            the deterministic kernels move the same true bytes (the grouping arrays are
+//            B*n*4 + 2*U*4 more for the deterministic one, and its host grouping is timed apart)
 // Style of llm.c's dev/cuda: this file includes the kernels it measures.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <set>
 #include <vector>
 
+#include "cuda/backward.cu"
 #include "cuda/combine.cu"
 #include "cuda/device.hpp"
 #include "cuda/lookup.cu"
@@ -59,6 +65,46 @@ double time_us(F f, DeviceBuffer<char>& flush, int runs = 50) {
 void row(const char* name, double bytes, double us, double copy_us) {
   std::printf("  %-22s %10.1f us %8.1f GB/s   copy %8.1f us %8.1f GB/s   %5.1f%% of copy\n", name, us,
               bytes / us * 1e-3, copy_us, bytes / copy_us * 1e-3, 100.0 * copy_us / us);
+}
+
+// Lesson 8 at B = 8: the atomic kernel and the deterministic pair (dwte by groups, dwpe by
+// position), kernels only; buffers are reset to 0 before each timed run (not timed).
+template <class Copy>
+void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t d,
+              std::int64_t vocab_size, std::size_t distinct, DeviceBuffer<char>& flush, Copy copy_of) {
+  const auto rows = static_cast<std::int64_t>(ids.size());
+  std::vector<float> dout(static_cast<std::size_t>(rows * d));
+  for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = init_value(8, Table::token, static_cast<std::int64_t>(i), d);
+  const DeviceBuffer<float> d_dout{std::span<const float>(dout)};
+  const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
+  DeviceBuffer<float> d_dwte(vocab_size * d), d_dwpe(n * d);
+  ANDREA_CUDA_CHECK(cudaMemset(d_dwte.get(), 0, d_dwte.bytes()));
+  ANDREA_CUDA_CHECK(cudaMemset(d_dwpe.get(), 0, d_dwpe.bytes()));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const Groups g = group_positions(ids, vocab_size);
+  const double group_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  const DeviceBuffer<std::int32_t> d_rows{std::span<const std::int32_t>(g.rows)},
+      d_offsets{std::span<const std::int32_t>(g.offsets)}, d_positions{std::span<const std::int32_t>(g.positions)};
+  const auto u = static_cast<std::int64_t>(g.rows.size());
+
+  const double bytes = 4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
+  const double copy_us = copy_of(bytes);
+  const double atomic_us = time_us([&] {
+    ANDREA_LAUNCH(backward_atomic_kernel, blocks_for(rows * d), kThreads, d_dout.get(), d_ids.get(),
+                  d_dwte.get(), d_dwpe.get(), rows, n, d, vocab_size);
+  }, flush);
+  row("backward atomic", bytes, atomic_us, copy_us);
+  const double wte_us = time_us([&] {
+    ANDREA_LAUNCH(wte_backward_kernel, blocks_for(u * d), kThreads, d_dout.get(), d_rows.get(),
+                  d_offsets.get(), d_positions.get(), d_dwte.get(), u, d);
+  }, flush);
+  const double wpe_us = time_us([&] {
+    ANDREA_LAUNCH(wpe_backward_kernel, blocks_for(n * d), kThreads, d_dout.get(), d_dwpe.get(), rows / n, n, d);
+  }, flush);
+  row("backward deterministic", bytes, wte_us + wpe_us, copy_us);
+  std::printf("    (dwte kernel %.1f us + dwpe kernel %.1f us; host grouping of %lld ids %.1f us, not included)\n",
+              wte_us, wpe_us, static_cast<long long>(rows), group_us);
 }
 
 }  // namespace
@@ -113,6 +159,7 @@ int main() {
                                    reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
     }, flush);
     row("lookup", lookup_bytes, lookup_us, copy_of(lookup_bytes));
+    if (batch == 8) backward(ids, n, d, c.vocab_size, distinct.size(), flush, copy_of);
   }
   return 0;
 }

@@ -14,6 +14,8 @@
 //                  reference loop (and PyTorch's broadcast add) reads it
 //   row_norms      rows*d*4 read + rows*4 written
 //   dot            2*d*4 read (the result comes back in a register)
+//   embedding_backward  B*n*d*4 dout read + U*d*4 dwte rows read and written (U = distinct
+//                  ids) + n*d*4 dwpe rows read and written + B*n*4 ids
 // The validation passes (id range scan, finiteness scan) read their input a
 // second time; that traffic is NOT counted: it is overhead, not work. The
 // BM_check_* benchmarks time those passes alone, so their share can be read off.
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "bench/fast_combine.hpp"
+#include "reference/backward.hpp"
 #include "reference/check.hpp"
 #include "reference/combine.hpp"
 #include "reference/config.hpp"
@@ -279,6 +282,53 @@ void BM_check_finite(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(v.size_bytes()));
 }
 BENCHMARK(BM_check_finite)->Args({kN})->Args({1})->ArgNames({"rows"})->Apply(common);
+
+// --- Lesson 8: the backward pass, B = 8, n = 1024 --------------------------------------
+// dout = init values (seed 8); the buffers accumulate over the iterations, as .grad does.
+std::int64_t distinct_ids(const std::vector<std::int32_t>& ids) {
+  std::vector<bool> seen(static_cast<std::size_t>(kV), false);
+  std::int64_t count = 0;
+  for (const std::int32_t id : ids) {
+    if (!seen[static_cast<std::size_t>(id)]) seen[static_cast<std::size_t>(id)] = true, ++count;
+  }
+  return count;
+}
+
+std::int64_t backward_bytes(std::int64_t batch, std::int64_t n, std::int64_t distinct) {
+  return batch * n * kD * kF + 2 * distinct * kD * kF + 2 * n * kD * kF + batch * n * kI;
+}
+
+void BM_embedding_backward(benchmark::State& state) {
+  const std::int64_t batch = state.range(0), n = state.range(1);
+  const std::vector<std::int32_t> ids = inputs().batch(batch, n);
+  Matrix dout(batch * n, kD), dwte(kV, kD), dwpe(kT, kD);
+  for (std::int64_t i = 0; i < dout.view().size(); ++i) {
+    dout.view().data()[i] = andrea::init_value(8, andrea::Table::token, i, kD);
+  }
+  for (auto _ : state) {
+    ref::embedding_backward(andrea::TokenIdBatch(ids.data(), batch, n), dout, dwte, dwpe);
+    benchmark::ClobberMemory();
+  }
+  state.counters["distinct_ids"] = static_cast<double>(distinct_ids(ids));
+  state.SetBytesProcessed(state.iterations() * backward_bytes(batch, n, distinct_ids(ids)));
+}
+BENCHMARK(BM_embedding_backward)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
+
+// memcpy of half the backward's bytes: read + written == backward_bytes.
+void BM_memcpy_backward(benchmark::State& state) {
+  const std::int64_t batch = state.range(0), n = state.range(1);
+  const auto half = static_cast<std::size_t>(
+      backward_bytes(batch, n, distinct_ids(inputs().batch(batch, n))) / 2);
+  std::vector<char> src(half, 1), dst(half, 0);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(src.data());
+    std::memcpy(dst.data(), src.data(), half);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(2 * half));
+}
+BENCHMARK(BM_memcpy_backward)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
 
 }  // namespace
 

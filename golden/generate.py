@@ -35,6 +35,8 @@ EXACT = {"abs": 0.0, "rel": 0.0}
 NORM_TOL = {"abs": 0.0, "rel": 2e-6}
 DOT_TOL = {"abs": 1e-6, "rel": 2e-6}
 SUM_TOL = {"abs": 1e-6, "rel": 1e-9}   # float64 sums of up to 6.5M float32 values
+ACCUMULATE_TOL = {"abs": 1e-6, "rel": 1e-6}   # ((g0 + c1) + c2) here, g0 + (c1 + c2) in PyTorch
+SGD_TOL = {"abs": 0.0, "rel": 1.2e-7}       # w - lr * g: one rounding more or less (fused multiply-add)
 KNOWN_ANSWERS = [  # Random123 kat_vectors for philox4x32_10
     {"key": ["00000000"] * 2, "counter": ["00000000"] * 4,
      "output": ["6627e8d5", "e169c58d", "bc57ac4c", "9b00dbd8"]},
@@ -280,8 +282,78 @@ def piece_params(T):
     return cases
 
 
+DOUT_SEED = 8          # dout of the backward cases: the token-table init with this seed
+
+
+def dout_values(rows, d):
+    """dout (rows, d) float32: andrea::init_value(DOUT_SEED, Table::token, i, d) (test side: init_table)."""
+    return torch.from_numpy(init_values(DOUT_SEED, TOKEN, np.arange(rows * d, dtype=np.int64), d).reshape(rows, d))
+
+
+def backward(wte32, wpe32, ids, dout, wte_grad=None, wpe_grad=None):
+    """Autograd of x = wte(idx) + wpe(pos); x.backward(dout) -> (wte.grad, wpe.grad), float32.
+    wte_grad/wpe_grad: .grad before the call (the backward adds into it)."""
+    wte = torch.nn.Parameter(wte32.clone())
+    wpe = torch.nn.Parameter(wpe32.clone())
+    wte.grad = None if wte_grad is None else wte_grad.clone()
+    wpe.grad = None if wpe_grad is None else wpe_grad.clone()
+    idx = torch.tensor(ids, dtype=torch.long)
+    x = F.embedding(idx, wte) + F.embedding(torch.arange(idx.shape[-1]), wpe)
+    x.backward(dout.reshape(x.shape))
+    return wte.grad, wpe.grad
+
+
+def piece_backward(T):
+    tw, tp = T["tiny_wte"], T["tiny_wpe"]
+    cases = []
+    for name, cfg, wte, wpe, ids, prefill in [
+            ("tiny", TINY, tw, tp, [[3, 0, 3]], False), ("tiny-batch", TINY, tw, tp, [[3, 0, 3], [1, 1, 3]], False),
+            ("tiny-accumulate", TINY, tw, tp, [[3, 0, 3], [1, 1, 3]], True),
+            ("odd-width", ODD, T["odd_wte"], T["odd_wpe"], [[6, 1, 1, 6], [2, 6, 6, 6]], False)]:
+        B, n, d = len(ids), len(ids[0]), cfg["d_model"]
+        dout = dout_values(B * n, d)
+        # pre-filled .grad: the init tables themselves (any non-zero values will do)
+        g0 = (wte.clone(), wpe.clone()) if prefill else (None, None)
+        dwte, dwpe = backward(wte, wpe, ids, dout, *g0)
+        case = {"name": name, "config": cfg, "tolerance": EXACT, "B": B, "n": n, "ids": ids,
+                "dout": dout.tolist(), "dwte": dwte.tolist(), "dwpe": dwpe.tolist()}
+        if prefill:  # PyTorch adds the batch's whole gradient to .grad once (AccumulateGrad);
+            # the reference adds each position into the buffer: the same terms, grouped differently
+            case["prefill"] = "dwte = wte, dwpe = wpe before the call (the init tables)"
+            case["tolerance"] = ACCUMULATE_TOL
+        cases.append(case)
+    # The SGD step on the tiny batch: only rows 1 and 3 (and 0) occur; row 2 and 4 must not move.
+    wte = torch.nn.Parameter(tw.clone())
+    ids = [[3, 0, 3], [1, 1, 3]]
+    dwte, _ = backward(tw, tp, ids, dout_values(6, TINY["d_model"]))
+    wte.grad = dwte
+    torch.optim.SGD([wte], lr=0.1).step()
+    cases.append({"name": "tiny-sgd", "config": TINY, "ids": ids, "lr": 0.1, "tolerance": SGD_TOL,
+                  "rule": "wte, dwte of tiny-batch; torch.optim.SGD([wte], lr=0.1).step()",
+                  "wte_after": wte.detach().tolist()})
+    # ANDREA-120M, B = 2, n = 1024 (EXACT: one-thread PyTorch also sums in ascending position).
+    # Sequence 0 is the example sequence, sequence 1 repeats
+    # 256, 1842, 7301 at t % 4 = 0, 1, 2 (256 times each) and keeps the example id at t % 4 = 3.
+    ex = T["ids"]
+    batch = [ex, [[256, 1842, 7301, ex[t]][t % 4] for t in range(1024)]]
+    dout = dout_values(2 * 1024, ANDREA["d_model"])
+    dwte, dwpe = backward(T["wte"], T["wpe"], batch, dout)
+    nonzero = sorted(set(ex) | set(batch[1]))
+    assert all(bool(dwte[v].abs().sum() > 0) for v in nonzero)
+    assert float(dwte.abs().sum()) == float(dwte[nonzero].abs().sum())
+    cases.append({"name": "andrea-120m-batch", "config": ANDREA, "tolerance": EXACT, "B": 2, "n": 1024,
+                  "ids_rule": "ids[0] = example_ids; ids[1][t] = (256, 1842, 7301, example_ids[t])[t % 4]",
+                  "dout_rule": f"dout[i] = init_value(seed {DOUT_SEED}, token, i, 768), shape (2048, 768)",
+                  "nonzero_rows": nonzero, "dwte_row_norms": row_norms(dwte[nonzero]),
+                  "dwte_rows": rows_of(dwte, [256, 1842, 7301, ex[3]]), "dwte_sum": fsum(dwte),
+                  "dwpe_row_norms": row_norms(dwpe), "dwpe_rows": rows_of(dwpe, [0, 1, 1023]),
+                  "dwpe_sum": fsum(dwpe), "norm_tolerance": NORM_TOL, "sum_tolerance": SUM_TOL})
+    return cases
+
+
 PIECES = {"init": piece_init, "lookup": piece_lookup, "norm": piece_norm, "dot": piece_dot,
-          "position": piece_position, "combine": piece_combine, "params": piece_params}
+          "position": piece_position, "combine": piece_combine, "params": piece_params,
+          "backward": piece_backward}
 
 
 # --- Driver -------------------------------------------------------------------------

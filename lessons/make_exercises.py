@@ -40,6 +40,7 @@ LESSONS = {  # lesson folder -> piece
     "04_position_table": "position",
     "05_combine": "combine",
     "06_parameter_count": "params",
+    "08_backward": "backward",
 }
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")

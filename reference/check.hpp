@@ -73,8 +73,14 @@ void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids
 void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte);
 /// wpe_backward: dwpe (T, d) non-empty, 1 <= n <= T, dout (B * n, d) with B >= 1, finite.
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
+/// embedding_backward: dwte (V, d) and dwpe (T, d) non-empty and of one width, then
+/// wte_backward_args and wpe_backward_args.
+void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
+                             ConstFloatView dwpe);
 /// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
+/// zero_rows: dw (V, d) non-empty, ids in [0, V).
+void zero_rows_args(TokenIds ids, ConstFloatView dw);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/backward.hpp"
 #include "cuda/combine.hpp"
 #include "cuda/dot.hpp"
 #include "cuda/lookup.hpp"
@@ -14,6 +15,7 @@
 #include "cuda/position.hpp"
 namespace backend = ::andrea::cuda;
 #else
+#include "reference/backward.hpp"
 #include "reference/combine.hpp"
 #include "reference/dot.hpp"
 #include "reference/lookup.hpp"

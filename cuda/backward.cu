@@ -1,0 +1,184 @@
+// Lesson 8 — the backward pass of x[b, t] = wte[ids[b, t]] + wpe[t]:
+//   dwte[v] += sum of dout[p] over the flat positions p = b * n + t with ids[p] = v
+//   dwpe[t] += sum over b of dout[b * n + t]
+//
+// Step 1, atomic: one thread per element of dout, i = p * d + c.
+//   grid = ceil(B * n * d / 256) blocks of 256 threads
+//   thread i:  atomicAdd(&dwte[ids[p] * d + c], dout[i]);  atomicAdd(&dwpe[(p % n) * d + c], dout[i])
+// Many threads add into the same element when an id repeats; atomicAdd makes each
+// read-add-write indivisible (a plain += would lose updates), but the order in which they
+// land is the order the threads happen to run: the sum is right up to rounding, and its
+// low bits change with that order.
+//
+// Step 2, deterministic: first group the positions of each id (on the host, a counting sort,
+// see group_positions), then
+//   grid = ceil(U * d / 256) blocks of 256 threads, U = the number of distinct ids
+//   thread i = u * d + c:  acc = dwte[v][c]; for each position p of v, ascending: acc += dout[p][c]
+// Each element of dwte is owned by one thread, which adds in the reference's order: the same
+// float additions in the same order, so the same bits, whatever order the threads run in.
+// dwpe likewise: thread i = t * d + c adds dout[b * n + t][c] for b = 0 .. B - 1.
+#include "cuda/backward.hpp"
+
+#include <vector>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+unsigned blocks_for(std::int64_t threads) {
+  return static_cast<unsigned>((threads + kThreads - 1) / kThreads);
+}
+
+// --- Step 1: the atomic kernel and its launch (embedding_backward_atomic). ----------
+// BEGIN SOLUTION
+// dout (B * n, d); one thread per element; n the sequence length.
+__global__ void backward_atomic_kernel(const float* dout, const std::int32_t* ids, float* dwte,
+                                       float* dwpe, std::int64_t rows, std::int64_t n,
+                                       std::int64_t d, std::int64_t vocab_size) {
+  const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (i >= rows * d) return;
+  const std::int64_t p = i / d, c = i % d;
+  const std::int32_t id = ids[p];
+  if (id < 0 || id >= vocab_size) return;  // validated on the host; never write outside dwte
+  atomicAdd(&dwte[id * d + c], dout[i]);
+  atomicAdd(&dwpe[(p % n) * d + c], dout[i]);  // the position is t = p % n, never b
+}
+
+// Copies dwte and dwpe to the device, launches, copies them back (the kernels add into them).
+void launch_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
+  const DeviceBuffer<float> d_dout(dout.flat());
+  const DeviceBuffer<std::int32_t> d_ids(ids.flat());
+  DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
+  DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
+  ANDREA_LAUNCH(backward_atomic_kernel, blocks_for(dout.size()), kThreads, d_dout.get(),
+                d_ids.get(), d_dwte.get(), d_dwpe.get(), dout.rows(), ids.cols(), dout.cols(),
+                dwte.rows());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dwte.copy_to(dwte.flat());
+  d_dwpe.copy_to(dwpe.flat());
+}
+// END SOLUTION
+
+// --- Step 2: group the positions of each id, then one owner thread per element -----
+// (wte_backward, wpe_backward, embedding_backward).
+// BEGIN SOLUTION
+
+// The flat positions grouped by id, as CSR: distinct id u is rows[u], and its positions are
+// positions[offsets[u]] .. positions[offsets[u + 1] - 1], ascending. A counting sort on the
+// host, O(B * n + V), as llm.c's encoder_backward buckets on the host; a GPU-resident trainer
+// would sort on the device instead (PyTorch: a radix sort of (id, position) + segments).
+struct Groups {
+  std::vector<std::int32_t> rows, offsets, positions;
+};
+
+Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
+  std::vector<std::int32_t> count(static_cast<std::size_t>(vocab_size), 0);
+  for (const std::int32_t v : ids) ++count[static_cast<std::size_t>(v)];
+  Groups g;
+  std::vector<std::int32_t> start(static_cast<std::size_t>(vocab_size), 0);
+  std::int32_t total = 0;
+  for (std::int32_t v = 0; v < vocab_size; ++v) {  // ascending ids
+    if (count[static_cast<std::size_t>(v)] == 0) continue;
+    g.rows.push_back(v);
+    g.offsets.push_back(total);
+    start[static_cast<std::size_t>(v)] = total;
+    total += count[static_cast<std::size_t>(v)];
+  }
+  g.offsets.push_back(total);
+  g.positions.resize(ids.size());
+  for (std::size_t p = 0; p < ids.size(); ++p) {  // ascending p: each group stays ascending
+    g.positions[static_cast<std::size_t>(start[static_cast<std::size_t>(ids[p])]++)] =
+        static_cast<std::int32_t>(p);
+  }
+  return g;
+}
+
+// One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
+__global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
+                                    const std::int32_t* offsets, const std::int32_t* positions,
+                                    float* dwte, std::int64_t distinct, std::int64_t d) {
+  const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (i >= distinct * d) return;
+  const std::int64_t u = i / d, c = i % d;
+  float* out = dwte + rows[u] * d + c;
+  float acc = *out;  // the gradients accumulate: start from what the buffer holds
+  for (std::int32_t k = offsets[u]; k < offsets[u + 1]; ++k) acc += dout[positions[k] * d + c];
+  *out = acc;
+}
+
+// One thread per (t, c): dwpe[t][c] += dout[b * n + t][c], b ascending.
+__global__ void wpe_backward_kernel(const float* dout, float* dwpe, std::int64_t batch,
+                                    std::int64_t n, std::int64_t d) {
+  const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (i >= n * d) return;
+  float acc = dwpe[i];
+  for (std::int64_t b = 0; b < batch; ++b) acc += dout[b * n * d + i];  // row b * n + t
+  dwpe[i] = acc;
+}
+
+void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView dwte) {
+  const Groups g = group_positions(ids.flat(), dwte.rows());
+  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
+      d_offsets(std::span<const std::int32_t>(g.offsets)),
+      d_positions(std::span<const std::int32_t>(g.positions));
+  DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
+  const auto distinct = static_cast<std::int64_t>(g.rows.size());
+  ANDREA_LAUNCH(wte_backward_kernel, blocks_for(distinct * dwte.cols()), kThreads, d_dout.get(),
+                d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), distinct,
+                dwte.cols());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dwte.copy_to(dwte.flat());
+}
+
+void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64_t n,
+                FloatView dwpe) {
+  DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
+  ANDREA_LAUNCH(wpe_backward_kernel, blocks_for(n * dwpe.cols()), kThreads, d_dout.get(),
+                d_dwpe.get(), rows / n, n, dwpe.cols());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dwpe.copy_to(dwpe.flat());
+}
+// END SOLUTION
+
+}  // namespace
+
+// Step 1.
+void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
+                               FloatView dwpe) {
+  // BEGIN SOLUTION
+  check::embedding_backward_args(ids, dout, dwte, dwpe);
+  launch_atomic(ids, dout, dwte, dwpe);
+  // END SOLUTION
+}
+
+// Step 2.
+void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
+  // BEGIN SOLUTION
+  check::wte_backward_args(ids, dout, dwte);
+  launch_wte(ids, DeviceBuffer<float>(dout.flat()), dwte);
+  // END SOLUTION
+}
+
+void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe) {
+  // BEGIN SOLUTION
+  check::wpe_backward_args(dout, n, dwpe);
+  launch_wpe(DeviceBuffer<float>(dout.flat()), dout.rows(), n, dwpe);
+  // END SOLUTION
+}
+
+void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
+  // BEGIN SOLUTION
+  check::embedding_backward_args(ids, dout, dwte, dwpe);
+  const DeviceBuffer<float> d_dout(dout.flat());  // uploaded once for both kernels
+  launch_wte(ids, d_dout, dwte);
+  launch_wpe(d_dout, dout.rows(), ids.cols(), dwpe);
+  // END SOLUTION
+}
+
+ANDREA_CUDA_END

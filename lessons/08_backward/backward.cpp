@@ -1,0 +1,40 @@
+// Lesson 08_backward — exercise. Generated from reference/backward.cpp by lessons/make_exercises.py.
+// Replace each `throw NotImplemented(...)` with your code; the contract is in
+// reference/backward.hpp. Run this lesson's tests: ctest --preset grade -L L08
+#include "reference/backward.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+// Your helper functions and kernels go here.
+
+void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
+  // TODO(lesson 08_backward): write wte_backward() here.
+  throw NotImplemented("08_backward/backward.cpp", "wte_backward");
+}
+
+void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe) {
+  // TODO(lesson 08_backward): write wpe_backward() here.
+  throw NotImplemented("08_backward/backward.cpp", "wpe_backward");
+}
+
+void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
+  // TODO(lesson 08_backward): write embedding_backward() here.
+  throw NotImplemented("08_backward/backward.cpp", "embedding_backward");
+}
+
+void zero_rows(TokenIds ids, FloatView dw) {
+  // TODO(lesson 08_backward): write zero_rows() here.
+  throw NotImplemented("08_backward/backward.cpp", "zero_rows");
+}
+
+void sgd_step_rows(TokenIds ids, ConstFloatView dw, float lr, FloatView w) {
+  // TODO(lesson 08_backward): write sgd_step_rows() here.
+  throw NotImplemented("08_backward/backward.cpp", "sgd_step_rows");
+}
+
+}  // namespace andrea::reference
