@@ -36,11 +36,11 @@ unsigned blocks_for(std::int64_t threads) {
 }
 
 // --- Step 1: the atomic kernel and its launch (embedding_backward_atomic). ----------
-// BEGIN SOLUTION
 // dout (B * n, d); one thread per element; n the sequence length.
 __global__ void backward_atomic_kernel(const float* dout, const std::int32_t* ids, float* dwte,
                                        float* dwpe, std::int64_t rows, std::int64_t n,
                                        std::int64_t d, std::int64_t vocab_size) {
+  // BEGIN SOLUTION
   const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
   if (i >= rows * d) return;
   const std::int64_t p = i / d, c = i % d;
@@ -48,6 +48,7 @@ __global__ void backward_atomic_kernel(const float* dout, const std::int32_t* id
   if (id < 0 || id >= vocab_size) return;  // validated on the host; never write outside dwte
   atomicAdd(&dwte[id * d + c], dout[i]);
   atomicAdd(&dwpe[(p % n) * d + c], dout[i]);  // the position is t = p % n, never b
+  // END SOLUTION
 }
 
 // Copies dwte and dwpe to the device, launches, copies them back (the kernels add into them).
@@ -56,18 +57,18 @@ void launch_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatV
   const DeviceBuffer<std::int32_t> d_ids(ids.flat());
   DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
   DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
-  ANDREA_LAUNCH(backward_atomic_kernel, blocks_for(dout.size()), kThreads, d_dout.get(),
-                d_ids.get(), d_dwte.get(), d_dwpe.get(), dout.rows(), ids.cols(), dout.cols(),
-                dwte.rows());
+  // BEGIN SOLUTION (launch)
+  backward_atomic_kernel<<<blocks_for(dout.size()), kThreads>>>(
+      d_dout.get(), d_ids.get(), d_dwte.get(), d_dwpe.get(), dout.rows(), ids.cols(), dout.cols(),
+      dwte.rows());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_dwte.copy_to(dwte.flat());
   d_dwpe.copy_to(dwpe.flat());
 }
-// END SOLUTION
 
 // --- Step 2: group the positions of each id, then one owner thread per element -----
 // (wte_backward, wpe_backward, embedding_backward).
-// BEGIN SOLUTION
 
 // The flat positions grouped by id, as CSR: distinct id u is rows[u], and its positions are
 // positions[offsets[u]] .. positions[offsets[u + 1] - 1], ascending. A counting sort on the
@@ -77,6 +78,7 @@ struct Groups {
   std::vector<std::int32_t> rows, offsets, positions;
 };
 
+// BEGIN SOLUTION
 Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
   std::vector<std::int32_t> count(static_cast<std::size_t>(vocab_size), 0);
   for (const std::int32_t v : ids) ++count[static_cast<std::size_t>(v)];
@@ -98,11 +100,13 @@ Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
   }
   return g;
 }
+// END SOLUTION
 
 // One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
 __global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
                                     const std::int32_t* offsets, const std::int32_t* positions,
                                     float* dwte, std::int64_t distinct, std::int64_t d) {
+  // BEGIN SOLUTION
   const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
   if (i >= distinct * d) return;
   const std::int64_t u = i / d, c = i % d;
@@ -110,16 +114,19 @@ __global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
   float acc = *out;  // the gradients accumulate: start from what the buffer holds
   for (std::int32_t k = offsets[u]; k < offsets[u + 1]; ++k) acc += dout[positions[k] * d + c];
   *out = acc;
+  // END SOLUTION
 }
 
 // One thread per (t, c): dwpe[t][c] += dout[b * n + t][c], b ascending.
 __global__ void wpe_backward_kernel(const float* dout, float* dwpe, std::int64_t batch,
                                     std::int64_t n, std::int64_t d) {
+  // BEGIN SOLUTION
   const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
   if (i >= n * d) return;
   float acc = dwpe[i];
   for (std::int64_t b = 0; b < batch; ++b) acc += dout[b * n * d + i];  // row b * n + t
   dwpe[i] = acc;
+  // END SOLUTION
 }
 
 void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView dwte) {
@@ -129,9 +136,11 @@ void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView d
       d_positions(std::span<const std::int32_t>(g.positions));
   DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
   const auto distinct = static_cast<std::int64_t>(g.rows.size());
-  ANDREA_LAUNCH(wte_backward_kernel, blocks_for(distinct * dwte.cols()), kThreads, d_dout.get(),
-                d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), distinct,
-                dwte.cols());
+  // BEGIN SOLUTION (launch)
+  wte_backward_kernel<<<blocks_for(distinct * dwte.cols()), kThreads>>>(
+      d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), distinct,
+      dwte.cols());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_dwte.copy_to(dwte.flat());
 }
@@ -139,46 +148,39 @@ void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView d
 void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64_t n,
                 FloatView dwpe) {
   DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
-  ANDREA_LAUNCH(wpe_backward_kernel, blocks_for(n * dwpe.cols()), kThreads, d_dout.get(),
-                d_dwpe.get(), rows / n, n, dwpe.cols());
+  // BEGIN SOLUTION (launch)
+  wpe_backward_kernel<<<blocks_for(n * dwpe.cols()), kThreads>>>(d_dout.get(), d_dwpe.get(),
+                                                                  rows / n, n, dwpe.cols());
+  // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_dwpe.copy_to(dwpe.flat());
 }
-// END SOLUTION
 
 }  // namespace
 
 // Step 1.
 void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                                FloatView dwpe) {
-  // BEGIN SOLUTION
   check::embedding_backward_args(ids, dout, dwte, dwpe);
   launch_atomic(ids, dout, dwte, dwpe);
-  // END SOLUTION
 }
 
 // Step 2.
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
-  // BEGIN SOLUTION
   check::wte_backward_args(ids, dout, dwte);
   launch_wte(ids, DeviceBuffer<float>(dout.flat()), dwte);
-  // END SOLUTION
 }
 
 void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe) {
-  // BEGIN SOLUTION
   check::wpe_backward_args(dout, n, dwpe);
   launch_wpe(DeviceBuffer<float>(dout.flat()), dout.rows(), n, dwpe);
-  // END SOLUTION
 }
 
 void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
-  // BEGIN SOLUTION
   check::embedding_backward_args(ids, dout, dwte, dwpe);
   const DeviceBuffer<float> d_dout(dout.flat());  // uploaded once for both kernels
   launch_wte(ids, d_dout, dwte);
   launch_wpe(d_dout, dout.rows(), ids.cols(), dwpe);
-  // END SOLUTION
 }
 
 ANDREA_CUDA_END

@@ -1,6 +1,7 @@
 // Lesson 08_backward — exercise. Generated from reference/backward.cpp by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// reference/backward.hpp. Run this lesson's tests: ctest --preset grade -L L08
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/backward.hpp.
+// Run this lesson's tests: ctest --preset grade -L L08
 #include "reference/backward.hpp"
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 
 namespace andrea::reference {
 
-// Your helper functions and kernels go here.
+// TODO: helpers (target_clones, add_into, add_token_grads, add_position_grads), about 30 lines in the solution.
 
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
   // TODO(lesson 08_backward): write wte_backward() here.

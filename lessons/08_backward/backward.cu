@@ -1,6 +1,7 @@
 // Lesson 08_backward — exercise. Generated from cuda/backward.cu by lessons/make_exercises.py.
-// Replace each `throw NotImplemented(...)` with your code; the contract is in
-// cuda/backward.hpp. Run this lesson's tests: ctest --preset grade -L L08
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in cuda/backward.hpp.
+// Run this lesson's tests: ctest --preset grade -L L08
 // Lesson 8 — the backward pass of x[b, t] = wte[ids[b, t]] + wpe[t]:
 //   dwte[v] += sum of dout[p] over the flat positions p = b * n + t with ids[p] = v
 //   dwpe[t] += sum over b of dout[b * n + t]
@@ -39,35 +40,104 @@ unsigned blocks_for(std::int64_t threads) {
 }
 
 // --- Step 1: the atomic kernel and its launch (embedding_backward_atomic). ----------
-// Your helper functions and kernels go here.
+// dout (B * n, d); one thread per element; n the sequence length.
+__global__ void backward_atomic_kernel(const float* dout, const std::int32_t* ids, float* dwte,
+                                       float* dwpe, std::int64_t rows, std::int64_t n,
+                                       std::int64_t d, std::int64_t vocab_size) {
+  // TODO: about 7 lines (the body of backward_atomic_kernel).
+}
+
+// Copies dwte and dwpe to the device, launches, copies them back (the kernels add into them).
+void launch_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
+  const DeviceBuffer<float> d_dout(dout.flat());
+  const DeviceBuffer<std::int32_t> d_ids(ids.flat());
+  DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
+  DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
+  // TODO: launch the kernel here, about 3 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dwte.copy_to(dwte.flat());
+  d_dwpe.copy_to(dwpe.flat());
+}
 
 // --- Step 2: group the positions of each id, then one owner thread per element -----
 // (wte_backward, wpe_backward, embedding_backward).
-// Your helper functions and kernels go here.
+
+// The flat positions grouped by id, as CSR: distinct id u is rows[u], and its positions are
+// positions[offsets[u]] .. positions[offsets[u + 1] - 1], ascending. A counting sort on the
+// host, O(B * n + V), as llm.c's encoder_backward buckets on the host; a GPU-resident trainer
+// would sort on the device instead (PyTorch: a radix sort of (id, position) + segments).
+struct Groups {
+  std::vector<std::int32_t> rows, offsets, positions;
+};
+
+// TODO: helpers (group_positions), about 21 lines in the solution.
+
+// One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
+__global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
+                                    const std::int32_t* offsets, const std::int32_t* positions,
+                                    float* dwte, std::int64_t distinct, std::int64_t d) {
+  // TODO: about 7 lines (the body of wte_backward_kernel).
+}
+
+// One thread per (t, c): dwpe[t][c] += dout[b * n + t][c], b ascending.
+__global__ void wpe_backward_kernel(const float* dout, float* dwpe, std::int64_t batch,
+                                    std::int64_t n, std::int64_t d) {
+  // TODO: about 5 lines (the body of wpe_backward_kernel).
+}
+
+void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView dwte) {
+  const Groups g = group_positions(ids.flat(), dwte.rows());
+  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
+      d_offsets(std::span<const std::int32_t>(g.offsets)),
+      d_positions(std::span<const std::int32_t>(g.positions));
+  DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
+  const auto distinct = static_cast<std::int64_t>(g.rows.size());
+  // TODO: launch the kernel here, about 3 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dwte.copy_to(dwte.flat());
+}
+
+void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64_t n,
+                FloatView dwpe) {
+  DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
+  // TODO: launch the kernel here, about 2 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dwpe.copy_to(dwpe.flat());
+}
 
 }  // namespace
 
 // Step 1.
 void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                                FloatView dwpe) {
-  // TODO(lesson 08_backward): write embedding_backward_atomic() here.
+  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
   throw NotImplemented("08_backward/backward.cu", "embedding_backward_atomic");
+  check::embedding_backward_args(ids, dout, dwte, dwpe);
+  launch_atomic(ids, dout, dwte, dwpe);
 }
 
 // Step 2.
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
-  // TODO(lesson 08_backward): write wte_backward() here.
+  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
   throw NotImplemented("08_backward/backward.cu", "wte_backward");
+  check::wte_backward_args(ids, dout, dwte);
+  launch_wte(ids, DeviceBuffer<float>(dout.flat()), dwte);
 }
 
 void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe) {
-  // TODO(lesson 08_backward): write wpe_backward() here.
+  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
   throw NotImplemented("08_backward/backward.cu", "wpe_backward");
+  check::wpe_backward_args(dout, n, dwpe);
+  launch_wpe(DeviceBuffer<float>(dout.flat()), dout.rows(), n, dwpe);
 }
 
 void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
-  // TODO(lesson 08_backward): write embedding_backward() here.
+  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
   throw NotImplemented("08_backward/backward.cu", "embedding_backward");
+  check::embedding_backward_args(ids, dout, dwte, dwpe);
+  const DeviceBuffer<float> d_dout(dout.flat());  // uploaded once for both kernels
+  launch_wte(ids, d_dout, dwte);
+  launch_wpe(d_dout, dout.rows(), ids.cols(), dwpe);
 }
 
 ANDREA_CUDA_END
