@@ -22,14 +22,15 @@ inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;
 
 namespace detail {
 
-enum class WarpOp : std::uint8_t { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all };
+enum class WarpOp : std::uint8_t {
+  sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, active
+};
 
 // Both suspend the calling CUDA thread until its barrier opens (see block.cpp). block_barrier
 // returns how many threads of the block passed a non-zero predicate.
 int block_barrier(std::source_location where, int predicate = 0);
 std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,
                       std::source_location where);
-unsigned active_mask();  // the lanes of the calling thread's warp that have not returned
 
 // `extern __shared__ T s[];` (rewritten by cu2cpp.py) points here: one buffer per worker OS
 // thread, which runs one block at a time. Each block starts with its shared_bytes set to 0xff.
@@ -163,8 +164,13 @@ inline int __all_sync(unsigned mask, int predicate,
   using cudasim::detail::WarpOp;
   return static_cast<int>(cudasim::detail::warp_op(WarpOp::all, mask, predicate != 0, 0, 32, where));
 }
-// The lanes of the warp that exist and have not returned (the layer does not track branches).
-inline unsigned __activemask() { return cudasim::detail::active_mask(); }
+// The lanes of the warp that reach this __activemask() together: the layer waits until every
+// lane of the warp has either reached it or returned (a lane waiting at another barrier
+// instead is reported as a stuck block).
+inline unsigned __activemask(std::source_location where = std::source_location::current()) {
+  using cudasim::detail::WarpOp;
+  return static_cast<unsigned>(cudasim::detail::warp_op(WarpOp::active, ~0u, 0, 0, 32, where));
+}
 
 // --- Bit tricks.
 inline int __popc(unsigned x) { return std::popcount(x); }

@@ -51,6 +51,20 @@ TEST(WarpVote, BallotAnyAllActivemask) {
   }
 }
 
+// Lanes 16-31 of each warp have returned: only lanes 0-15 are active.
+__global__ void half_active(unsigned* out) {
+  if (threadIdx.x % 32 >= 16) return;
+  const unsigned mask = __activemask();
+  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = mask;
+}
+
+TEST(WarpVote, ActivemaskLeavesOutLanesThatReturned) {
+  DeviceBuffer<unsigned> d_out(2);
+  half_active<<<1, 64>>>(d_out.ptr);
+  ANDREA_CUDA_CHECK_LAUNCH();
+  EXPECT_EQ(d_out.get(2), (std::vector<unsigned>{0x0000ffffu, 0x0000ffffu}));
+}
+
 // 100 threads: warp 3 has 4 lanes. Block-wide counts, and warp 0 alone shuffles.
 __global__ void partial_block(int* out) {
   const int t = static_cast<int>(threadIdx.x);
