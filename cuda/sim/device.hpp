@@ -83,9 +83,10 @@ T atomic_add(T* address, T value) {
 #if defined(NDEBUG)
 #define CUDASIM_ASSERT(...) static_cast<void>(0)
 #else
-#define CUDASIM_ASSERT(...)                       \
-  (static_cast<bool>(__VA_ARGS__) ? static_cast<void>(0) \
-                                  : ::cudasim::detail::assert_failed(#__VA_ARGS__, __FILE__, __LINE__))
+#define CUDASIM_ASSERT(...)                  \
+  (static_cast<bool>(__VA_ARGS__)            \
+       ? static_cast<void>(0)                \
+       : ::cudasim::detail::assert_failed(#__VA_ARGS__, __FILE__, __LINE__))
 #endif
 
 // Calling a CUDA feature the layer does not have stops compilation with this message.
@@ -157,12 +158,14 @@ inline unsigned __ballot_sync(unsigned mask, int predicate,
 inline int __any_sync(unsigned mask, int predicate,
                       std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
-  return static_cast<int>(cudasim::detail::warp_op(WarpOp::any, mask, predicate != 0, 0, 32, where));
+  return static_cast<int>(
+      cudasim::detail::warp_op(WarpOp::any, mask, predicate != 0, 0, 32, where));
 }
 inline int __all_sync(unsigned mask, int predicate,
                       std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
-  return static_cast<int>(cudasim::detail::warp_op(WarpOp::all, mask, predicate != 0, 0, 32, where));
+  return static_cast<int>(
+      cudasim::detail::warp_op(WarpOp::all, mask, predicate != 0, 0, 32, where));
 }
 // The lanes of the warp that reach this __activemask() together: the layer waits until every
 // lane of the warp has either reached it or returned (a lane waiting at another barrier

@@ -138,9 +138,8 @@ __device__ double atomic_add_double_cas(double* address, double value) {
   unsigned long long old = *bits, assumed;
   do {
     assumed = old;
-    old = atomicCAS(bits, assumed,
-                    static_cast<unsigned long long>(
-                        __double_as_longlong(__longlong_as_double(static_cast<long long>(assumed)) + value)));
+    const double sum = __longlong_as_double(static_cast<long long>(assumed)) + value;
+    old = atomicCAS(bits, assumed, static_cast<unsigned long long>(__double_as_longlong(sum)));
   } while (assumed != old);
   return __longlong_as_double(static_cast<long long>(old));
 }
