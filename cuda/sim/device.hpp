@@ -285,10 +285,58 @@ inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
 inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
 inline unsigned __float2uint_rn(float x) { return static_cast<unsigned>(std::nearbyint(x)); }
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
-/// A read through the read-only data cache: an ordinary read here.
+inline float __fadd_rn(float x, float y) { return x + y; }
+inline float __fsub_rn(float x, float y) { return x - y; }
+inline float __fmul_rn(float x, float y) { return x * y; }
+inline float __fmaf_rn(float x, float y, float z) { return std::fma(x, y, z); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline int __mul24(int x, int y) { return x * y; }
+inline unsigned __umul24(unsigned x, unsigned y) { return x * y; }
+inline unsigned __umulhi(unsigned x, unsigned y) {
+  return static_cast<unsigned>((std::uint64_t{x} * y) >> 32);
+}
+// Loads and stores with a cache hint (__ldg: read-only cache; __ldcs/__stcs: streaming, as in
+// llm.c; ...): ordinary reads and writes here.
 template <class T>
 T __ldg(const T* p) {
   return *p;
+}
+template <class T>
+T __ldcs(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcg(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldca(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldlu(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcv(const T* p) {
+  return *p;
+}
+template <class T>
+void __stcs(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stcg(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stwb(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stwt(T* p, T v) {
+  *p = v;
 }
 inline long long clock64() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 

@@ -195,7 +195,7 @@ struct MathResults {
   int min_i, max_i;
   unsigned min_mixed;
   float min_f, max_f;
-  float ldg, div, sat_hi, sat_lo, sat_nan;
+  float ldg, ldcs, div, mul_rn, sat_hi, sat_lo, sat_nan;
   int rn_25, rn_35, rn_m25;
   int4 i4;
   uint4 u4;
@@ -210,6 +210,8 @@ __global__ void math(const float* x, MathResults* r) {
   r->min_f = min(x[0], x[1]);
   r->max_f = max(x[0], x[1]);
   r->ldg = __ldg(x + 1);
+  r->ldcs = __ldcs(x);
+  __stcs(&r->mul_rn, __fmul_rn(x[0], 3.0f));  // llm.c's streaming store
   r->div = __fdividef(1.0f, 4.0f);
   r->sat_hi = __saturatef(1.5f);
   r->sat_lo = __saturatef(-0.5f);
@@ -223,7 +225,7 @@ __global__ void math(const float* x, MathResults* r) {
   r->f3 = make_float3(0.5f, 1.5f, 2.5f);
 }
 
-TEST(DeviceMath, MinMaxLdgFastDivideSaturateRoundingAndVectorTypes) {
+TEST(DeviceMath, MinMaxLoadsFastDivideSaturateRoundingAndVectorTypes) {
   static_assert(sizeof(int4) == 16 && alignof(int4) == 16 && sizeof(uint4) == 16);
   static_assert(sizeof(int2) == 8 && alignof(int2) == 8 && sizeof(float3) == 12);
   DeviceBuffer<float> d_x(std::vector<float>{2.0f, -1.0f, std::nanf("")});
@@ -237,6 +239,8 @@ TEST(DeviceMath, MinMaxLdgFastDivideSaturateRoundingAndVectorTypes) {
   EXPECT_EQ(r.min_f, -1.0f);
   EXPECT_EQ(r.max_f, 2.0f);
   EXPECT_EQ(r.ldg, -1.0f);
+  EXPECT_EQ(r.ldcs, 2.0f);
+  EXPECT_EQ(r.mul_rn, 6.0f);
   EXPECT_EQ(r.div, 0.25f);
   EXPECT_EQ(r.sat_hi, 1.0f);
   EXPECT_EQ(r.sat_lo, 0.0f);
