@@ -36,10 +36,12 @@ __global__ void block_sum_cg(const float* in, float* out, unsigned* ranks) {
   ranks[i] = warp.thread_rank() + 100 * warp.meta_group_rank() + 1000 * warp.size();
 }
 
-// Tiles of 8: a maximum per tile with cg::greater, every lane of the tile gets it.
-__global__ void tile_max(const int* in, int* out) {
+// Tiles of 8: a maximum per tile with cg::greater, every lane of the tile gets it; and a
+// ballot whose bits are the tile's lanes.
+__global__ void tile_max(const int* in, int* out, unsigned* ballots) {
   cg::thread_block_tile<8> tile = cg::tiled_partition<8>(cg::this_thread_block());
   out[threadIdx.x] = cg::reduce(tile, in[threadIdx.x], cg::greater<int>());
+  ballots[threadIdx.x] = tile.ballot(in[threadIdx.x] > 15);
 }
 
 // llm.c's pattern: one warp per row, the row index from meta_group_size/meta_group_rank,
@@ -98,16 +100,21 @@ TEST(CooperativeGroups, WarpTilesAndReduceGiveTheBlockSum) {
   for (unsigned t = 0; t < threads; ++t) EXPECT_EQ(ranks[t], t % 32 + 100 * (t / 32) + 32000);
 }
 
-TEST(CooperativeGroups, ReduceOverTilesOfEight) {
+TEST(CooperativeGroups, ReduceAndBallotOverTilesOfEight) {
   std::vector<int> in(32);
   for (int i = 0; i < 32; ++i) in[i] = (i * 13) % 32;
   DeviceBuffer<int> d_in(in), d_out(32);
-  tile_max<<<1, 32>>>(d_in.ptr, d_out.ptr);
+  DeviceBuffer<unsigned> d_ballots(32);
+  tile_max<<<1, 32>>>(d_in.ptr, d_out.ptr, d_ballots.ptr);
   ANDREA_CUDA_CHECK_LAUNCH();
   const auto out = d_out.get(32);
+  const auto ballots = d_ballots.get(32);
   for (int i = 0; i < 32; ++i) {
     const int tile = i / 8 * 8;
     EXPECT_EQ(out[i], *std::max_element(in.begin() + tile, in.begin() + tile + 8)) << i;
+    unsigned expected = 0;
+    for (int j = 0; j < 8; ++j) expected |= (in[tile + j] > 15 ? 1u : 0u) << j;
+    EXPECT_EQ(ballots[i], expected) << i;
   }
 }
 
