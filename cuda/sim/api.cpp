@@ -148,7 +148,6 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
   }
   return "unrecognized error code";
 }
@@ -168,7 +167,6 @@ const char* cudaGetErrorString(cudaError_t error) {  // CUDA's own wording
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorInvalidPitchValue: return "invalid pitch argument";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
   }
   return "unrecognized error code";
 }
@@ -195,7 +193,8 @@ cudaError_t cudaSetDevice(int device) {
 // --- More allocation: the same path as cudaMalloc (all memory is host memory here).
 cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags) {
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
-    return fail(cudaErrorInvalidValue, "cudaMallocManaged: flags must be cudaMemAttachGlobal or cudaMemAttachHost");
+    return fail(cudaErrorInvalidValue,
+                "cudaMallocManaged: flags must be cudaMemAttachGlobal or cudaMemAttachHost");
   }
   return cudaMalloc(ptr, size);
 }
@@ -349,7 +348,9 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
       return fail(cudaErrorInvalidResourceHandle,
                   "cudaEventElapsedTime: event created with cudaEventDisableTiming");
     }
-    if (!e->recorded) return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: event never recorded");
+    if (!e->recorded) {
+      return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: event never recorded");
+    }
   }
   *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
   return cudaSuccess;

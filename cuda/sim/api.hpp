@@ -10,7 +10,7 @@
 //   host clock at cudaEventRecord, so cudaEventElapsedTime measures CPU time.
 // - cudaMallocManaged and cudaMallocHost memory come from cudaMalloc: host code and kernels can
 //   both read them (everything is host memory here).
-// - cudaGetDeviceProperties describes a pretend device: see cudasim_device_properties below.
+// - cudaGetDeviceProperties describes a pretend device: see cudaGetDeviceProperties below.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +23,6 @@ enum cudaError {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorNoDevice = 100,

@@ -42,6 +42,7 @@ const char* op_name(WarpOp op) {
     case WarpOp::ballot: return "__ballot_sync()";
     case WarpOp::any: return "__any_sync()";
     case WarpOp::all: return "__all_sync()";
+    case WarpOp::active: return "__activemask()";
   }
   return "?";
 }
@@ -85,8 +86,6 @@ std::string ranges(const std::vector<unsigned>& ids) {
 int block_barrier(std::source_location where, int predicate) {
   return Block::current("__syncthreads()").barrier(where, predicate);
 }
-
-unsigned active_mask() { return Block::current("__activemask()").active_mask(); }
 
 void poison_shared(void* p, std::size_t size) {
   if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size);
@@ -261,15 +260,6 @@ int Block::barrier(std::source_location where, int predicate) {
   return static_cast<int>(t.result);
 }
 
-unsigned Block::active_mask() const {
-  const unsigned w = running_ / 32;
-  unsigned mask = 0;
-  for (unsigned l = 0; l < lanes(w); ++l) {
-    if (threads_[w * 32 + l].wait != Wait::exited) mask |= 1u << l;
-  }
-  return mask;
-}
-
 void Block::poison_shared(void* p, std::size_t size) {
   if (std::find(poisoned_.begin(), poisoned_.end(), p) != poisoned_.end()) return;
   poisoned_.push_back(p);
@@ -336,6 +326,9 @@ void Block::release() {
 bool Block::exchange(unsigned w) {
   SimThread* lane = &threads_[w * 32];
   const unsigned count = lanes(w);
+  for (unsigned l = 0; l < count; ++l) {
+    if (lane[l].wait == Wait::warp_op && lane[l].op == WarpOp::active) return active_lanes(w);
+  }
   bool same = at_warp_op_[w] == count;
   for (unsigned l = 1; same && l < count; ++l) {
     same = lane[l].op == lane[0].op && same_site(lane[l].site, lane[0].site);
@@ -362,6 +355,37 @@ bool Block::exchange(unsigned w) {
     }
   }
   for (unsigned l = 0; l < count; ++l) lane[l].wait = Wait::none;
+  at_warp_op_[w] = 0;
+  return true;
+}
+
+// __activemask(): opens when each lane of warp w waits at the same one or has returned; the
+// result is the mask of the lanes that wait there.
+bool Block::active_lanes(unsigned w) {
+  SimThread* lane = &threads_[w * 32];
+  const unsigned count = lanes(w);
+  const SimThread* first = nullptr;
+  unsigned mask = 0;
+  bool same = true;
+  for (unsigned l = 0; l < count; ++l) {
+    if (lane[l].wait == Wait::exited) continue;
+    if (first == nullptr) first = &lane[l];
+    same = same && lane[l].wait == Wait::warp_op && lane[l].op == WarpOp::active &&
+           same_site(lane[l].site, first->site);
+    mask |= 1u << l;
+  }
+  if (!same) {
+    error_ = stuck("warp " + std::to_string(w) +
+                       ": lanes that have not returned wait at different places, one of them "
+                       "at __activemask()",
+                   w * 32, w * 32 + count);
+    return false;
+  }
+  for (unsigned l = 0; l < count; ++l) {
+    if (lane[l].wait == Wait::exited) continue;
+    lane[l].result = mask;
+    lane[l].wait = Wait::none;
+  }
   at_warp_op_[w] = 0;
   return true;
 }

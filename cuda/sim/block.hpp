@@ -65,7 +65,6 @@ class Block {
   static Block& current(const char* what);  // the block running on this OS thread
   static bool inside_kernel();              // is a CUDA thread running on this OS thread?
   int barrier(std::source_location where, int predicate);
-  unsigned active_mask() const;
   void poison_shared(void* p, std::size_t size);
   std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
                         int width, std::source_location where);
@@ -84,6 +83,7 @@ class Block {
   [[noreturn]] void unsupported(WarpOp op, unsigned mask, int width,
                                 std::source_location where) const;
   bool exchange(unsigned warp);
+  bool active_lanes(unsigned warp);
   void abandon();
   std::string where_is(const SimThread& t) const;
   std::string stuck(const std::string& what, unsigned first, unsigned last) const;

@@ -22,14 +22,15 @@ inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;
 
 namespace detail {
 
-enum class WarpOp : std::uint8_t { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all };
+enum class WarpOp : std::uint8_t {
+  sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, active
+};
 
 // Both suspend the calling CUDA thread until its barrier opens (see block.cpp). block_barrier
 // returns how many threads of the block passed a non-zero predicate.
 int block_barrier(std::source_location where, int predicate = 0);
 std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,
                       std::source_location where);
-unsigned active_mask();  // the lanes of the calling thread's warp that have not returned
 
 // `extern __shared__ T s[];` (rewritten by cu2cpp.py) points here: one buffer per worker OS
 // thread, which runs one block at a time. Each block starts with its shared_bytes set to 0xff.
@@ -82,9 +83,10 @@ T atomic_add(T* address, T value) {
 #if defined(NDEBUG)
 #define CUDASIM_ASSERT(...) static_cast<void>(0)
 #else
-#define CUDASIM_ASSERT(...)                       \
-  (static_cast<bool>(__VA_ARGS__) ? static_cast<void>(0) \
-                                  : ::cudasim::detail::assert_failed(#__VA_ARGS__, __FILE__, __LINE__))
+#define CUDASIM_ASSERT(...)                  \
+  (static_cast<bool>(__VA_ARGS__)            \
+       ? static_cast<void>(0)                \
+       : ::cudasim::detail::assert_failed(#__VA_ARGS__, __FILE__, __LINE__))
 #endif
 
 // Calling a CUDA feature the layer does not have stops compilation with this message.
@@ -156,15 +158,22 @@ inline unsigned __ballot_sync(unsigned mask, int predicate,
 inline int __any_sync(unsigned mask, int predicate,
                       std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
-  return static_cast<int>(cudasim::detail::warp_op(WarpOp::any, mask, predicate != 0, 0, 32, where));
+  return static_cast<int>(
+      cudasim::detail::warp_op(WarpOp::any, mask, predicate != 0, 0, 32, where));
 }
 inline int __all_sync(unsigned mask, int predicate,
                       std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
-  return static_cast<int>(cudasim::detail::warp_op(WarpOp::all, mask, predicate != 0, 0, 32, where));
+  return static_cast<int>(
+      cudasim::detail::warp_op(WarpOp::all, mask, predicate != 0, 0, 32, where));
 }
-// The lanes of the warp that exist and have not returned (the layer does not track branches).
-inline unsigned __activemask() { return cudasim::detail::active_mask(); }
+// The lanes of the warp that reach this __activemask() together: the layer waits until every
+// lane of the warp has either reached it or returned (a lane waiting at another barrier
+// instead is reported as a stuck block).
+inline unsigned __activemask(std::source_location where = std::source_location::current()) {
+  using cudasim::detail::WarpOp;
+  return static_cast<unsigned>(cudasim::detail::warp_op(WarpOp::active, ~0u, 0, 0, 32, where));
+}
 
 // --- Bit tricks.
 inline int __popc(unsigned x) { return std::popcount(x); }
@@ -276,10 +285,58 @@ inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
 inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
 inline unsigned __float2uint_rn(float x) { return static_cast<unsigned>(std::nearbyint(x)); }
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
-/// A read through the read-only data cache: an ordinary read here.
+inline float __fadd_rn(float x, float y) { return x + y; }
+inline float __fsub_rn(float x, float y) { return x - y; }
+inline float __fmul_rn(float x, float y) { return x * y; }
+inline float __fmaf_rn(float x, float y, float z) { return std::fma(x, y, z); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline int __mul24(int x, int y) { return x * y; }
+inline unsigned __umul24(unsigned x, unsigned y) { return x * y; }
+inline unsigned __umulhi(unsigned x, unsigned y) {
+  return static_cast<unsigned>((std::uint64_t{x} * y) >> 32);
+}
+// Loads and stores with a cache hint (__ldg: read-only cache; __ldcs/__stcs: streaming, as in
+// llm.c; ...): ordinary reads and writes here.
 template <class T>
 T __ldg(const T* p) {
   return *p;
+}
+template <class T>
+T __ldcs(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcg(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldca(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldlu(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcv(const T* p) {
+  return *p;
+}
+template <class T>
+void __stcs(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stcg(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stwb(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stwt(T* p, T v) {
+  *p = v;
 }
 inline long long clock64() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 

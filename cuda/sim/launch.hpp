@@ -51,7 +51,9 @@ struct LaunchConfig {
 
 void launch(const char* name, KernelCall call, const LaunchConfig& config);
 
-/// kernel<<<config>>>(args...) as rewritten by cuda/sim/cu2cpp.py (and ANDREA_LAUNCH).
+/// kernel<<<config>>>(args...) as rewritten by cuda/sim/cu2cpp.py (and ANDREA_LAUNCH): runs
+/// the grid and returns when every block has finished. Errors are reported by
+/// cudaGetLastError() and cudaDeviceSynchronize(), never thrown.
 /// `kernel` is a lambda that calls the kernel by name, so C++ picks the overload and deduces
 /// template arguments as nvcc does. Each CUDA thread calls it on its own copies of the
 /// arguments. `mismatch` holds a static_assert naming the kernel: the one message a student
@@ -75,16 +77,5 @@ void launch_chevron(const LaunchConfig& config, const char* name, Kernel kernel,
   }
 }
 }  // namespace detail
-
-/// Runs kernel(args...) on a grid of blocks and returns when every block has finished. Like
-/// kernel<<<grid, block>>>(args...): errors are reported by cudaGetLastError() and
-/// cudaDeviceSynchronize(), never thrown. Each CUDA thread gets its own copy of the arguments.
-template <class... Params, class... Args>
-void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, Args&&... args) {
-  static_assert(sizeof...(Params) == sizeof...(Args), "wrong number of kernel arguments");
-  detail::launch_chevron(
-      {grid, block}, name, [kernel](auto... a) { kernel(a...); }, [](auto) {},
-      std::forward<Args>(args)...);
-}
 
 }  // namespace cudasim

@@ -6,6 +6,7 @@
 #include <cooperative_groups/reduce.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -35,10 +36,51 @@ __global__ void block_sum_cg(const float* in, float* out, unsigned* ranks) {
   ranks[i] = warp.thread_rank() + 100 * warp.meta_group_rank() + 1000 * warp.size();
 }
 
-// Tiles of 8: a maximum per tile with cg::greater, every lane of the tile gets it.
-__global__ void tile_max(const int* in, int* out) {
+// Tiles of 8: a maximum per tile with cg::greater, every lane of the tile gets it; and a
+// ballot whose bits are the tile's lanes.
+__global__ void tile_max(const int* in, int* out, unsigned* ballots) {
   cg::thread_block_tile<8> tile = cg::tiled_partition<8>(cg::this_thread_block());
   out[threadIdx.x] = cg::reduce(tile, in[threadIdx.x], cg::greater<int>());
+  ballots[threadIdx.x] = tile.ballot(in[threadIdx.x] > 15);
+}
+
+// llm.c's pattern: one warp per row, the row index from meta_group_size/meta_group_rank,
+// sums with cg::reduce, results written with streaming stores.
+__global__ void row_mean_rstd(const float* x, float* mean, float* rstd, int rows, int cols) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  const int row = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+  if (row >= rows) return;
+  const float* r = x + row * cols;
+  float sum = 0.0f;
+  for (int c = warp.thread_rank(); c < cols; c += warp.size()) sum += r[c];
+  const float m = cg::reduce(warp, sum, cg::plus<float>{}) / cols;
+  float squares = 0.0f;
+  for (int c = warp.thread_rank(); c < cols; c += warp.size()) squares += (r[c] - m) * (r[c] - m);
+  const float var = cg::reduce(warp, squares, cg::plus<float>{}) / cols;
+  if (warp.thread_rank() == 0) {
+    __stcs(mean + row, m);
+    __stcs(rstd + row, rsqrtf(var + 1e-5f));
+  }
+}
+
+TEST(CooperativeGroups, OneWarpPerRowMeanAndRstd) {
+  const int rows = 5, cols = 40;  // 5 rows: the last block has warps without a row
+  std::vector<float> x(rows * cols);
+  for (int i = 0; i < rows * cols; ++i) x[i] = static_cast<float>((i * 37) % 17) - 8.0f;
+  DeviceBuffer<float> d_x(x), d_mean(rows), d_rstd(rows);
+  row_mean_rstd<<<(rows + 3) / 4, 128>>>(d_x.ptr, d_mean.ptr, d_rstd.ptr, rows, cols);
+  ANDREA_CUDA_CHECK_LAUNCH();
+  const auto mean = d_mean.get(rows), rstd = d_rstd.get(rows);
+  for (int r = 0; r < rows; ++r) {
+    double m = 0.0, v = 0.0;
+    for (int c = 0; c < cols; ++c) m += x[r * cols + c];
+    m /= cols;
+    for (int c = 0; c < cols; ++c) v += (x[r * cols + c] - m) * (x[r * cols + c] - m);
+    v /= cols;
+    EXPECT_NEAR(mean[r], m, 1e-5) << "row " << r;
+    EXPECT_NEAR(rstd[r], 1.0 / std::sqrt(v + 1e-5), 1e-5) << "row " << r;
+  }
 }
 
 TEST(CooperativeGroups, WarpTilesAndReduceGiveTheBlockSum) {
@@ -58,16 +100,21 @@ TEST(CooperativeGroups, WarpTilesAndReduceGiveTheBlockSum) {
   for (unsigned t = 0; t < threads; ++t) EXPECT_EQ(ranks[t], t % 32 + 100 * (t / 32) + 32000);
 }
 
-TEST(CooperativeGroups, ReduceOverTilesOfEight) {
+TEST(CooperativeGroups, ReduceAndBallotOverTilesOfEight) {
   std::vector<int> in(32);
   for (int i = 0; i < 32; ++i) in[i] = (i * 13) % 32;
   DeviceBuffer<int> d_in(in), d_out(32);
-  tile_max<<<1, 32>>>(d_in.ptr, d_out.ptr);
+  DeviceBuffer<unsigned> d_ballots(32);
+  tile_max<<<1, 32>>>(d_in.ptr, d_out.ptr, d_ballots.ptr);
   ANDREA_CUDA_CHECK_LAUNCH();
   const auto out = d_out.get(32);
+  const auto ballots = d_ballots.get(32);
   for (int i = 0; i < 32; ++i) {
     const int tile = i / 8 * 8;
     EXPECT_EQ(out[i], *std::max_element(in.begin() + tile, in.begin() + tile + 8)) << i;
+    unsigned expected = 0;
+    for (int j = 0; j < 8; ++j) expected |= (in[tile + j] > 15 ? 1u : 0u) << j;
+    EXPECT_EQ(ballots[i], expected) << i;
   }
 }
 

@@ -51,6 +51,20 @@ TEST(WarpVote, BallotAnyAllActivemask) {
   }
 }
 
+// Lanes 16-31 of each warp have returned: only lanes 0-15 are active.
+__global__ void half_active(unsigned* out) {
+  if (threadIdx.x % 32 >= 16) return;
+  const unsigned mask = __activemask();
+  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = mask;
+}
+
+TEST(WarpVote, ActivemaskLeavesOutLanesThatReturned) {
+  DeviceBuffer<unsigned> d_out(2);
+  half_active<<<1, 64>>>(d_out.ptr);
+  ANDREA_CUDA_CHECK_LAUNCH();
+  EXPECT_EQ(d_out.get(2), (std::vector<unsigned>{0x0000ffffu, 0x0000ffffu}));
+}
+
 // 100 threads: warp 3 has 4 lanes. Block-wide counts, and warp 0 alone shuffles.
 __global__ void partial_block(int* out) {
   const int t = static_cast<int>(threadIdx.x);
@@ -124,9 +138,8 @@ __device__ double atomic_add_double_cas(double* address, double value) {
   unsigned long long old = *bits, assumed;
   do {
     assumed = old;
-    old = atomicCAS(bits, assumed,
-                    static_cast<unsigned long long>(
-                        __double_as_longlong(__longlong_as_double(static_cast<long long>(assumed)) + value)));
+    const double sum = __longlong_as_double(static_cast<long long>(assumed)) + value;
+    old = atomicCAS(bits, assumed, static_cast<unsigned long long>(__double_as_longlong(sum)));
   } while (assumed != old);
   return __longlong_as_double(static_cast<long long>(old));
 }
@@ -182,7 +195,7 @@ struct MathResults {
   int min_i, max_i;
   unsigned min_mixed;
   float min_f, max_f;
-  float ldg, div, sat_hi, sat_lo, sat_nan;
+  float ldg, ldcs, div, mul_rn, sat_hi, sat_lo, sat_nan;
   int rn_25, rn_35, rn_m25;
   int4 i4;
   uint4 u4;
@@ -197,6 +210,8 @@ __global__ void math(const float* x, MathResults* r) {
   r->min_f = min(x[0], x[1]);
   r->max_f = max(x[0], x[1]);
   r->ldg = __ldg(x + 1);
+  r->ldcs = __ldcs(x);
+  __stcs(&r->mul_rn, __fmul_rn(x[0], 3.0f));  // llm.c's streaming store
   r->div = __fdividef(1.0f, 4.0f);
   r->sat_hi = __saturatef(1.5f);
   r->sat_lo = __saturatef(-0.5f);
@@ -210,7 +225,7 @@ __global__ void math(const float* x, MathResults* r) {
   r->f3 = make_float3(0.5f, 1.5f, 2.5f);
 }
 
-TEST(DeviceMath, MinMaxLdgFastDivideSaturateRoundingAndVectorTypes) {
+TEST(DeviceMath, MinMaxLoadsFastDivideSaturateRoundingAndVectorTypes) {
   static_assert(sizeof(int4) == 16 && alignof(int4) == 16 && sizeof(uint4) == 16);
   static_assert(sizeof(int2) == 8 && alignof(int2) == 8 && sizeof(float3) == 12);
   DeviceBuffer<float> d_x(std::vector<float>{2.0f, -1.0f, std::nanf("")});
@@ -224,6 +239,8 @@ TEST(DeviceMath, MinMaxLdgFastDivideSaturateRoundingAndVectorTypes) {
   EXPECT_EQ(r.min_f, -1.0f);
   EXPECT_EQ(r.max_f, 2.0f);
   EXPECT_EQ(r.ldg, -1.0f);
+  EXPECT_EQ(r.ldcs, 2.0f);
+  EXPECT_EQ(r.mul_rn, 6.0f);
   EXPECT_EQ(r.div, 0.25f);
   EXPECT_EQ(r.sat_hi, 1.0f);
   EXPECT_EQ(r.sat_lo, 0.0f);

@@ -71,14 +71,14 @@ class thread_block_tile {
   // Votes over this tile's lanes only.
   unsigned ballot(int p, std::source_location w = std::source_location::current()) const {
     const unsigned all = __ballot_sync(0xffffffffu, p, w);
-    const unsigned lanes = kSize == 32 ? ~0u : (1u << kSize) - 1;
+    const unsigned lanes = kSize == 32 ? ~0u : (1u << (kSize % 32)) - 1;
     return (all >> (threadIdx_in_warp() / kSize * kSize)) & lanes;
   }
   bool any(int p, std::source_location w = std::source_location::current()) const {
     return ballot(p, w) != 0;
   }
   bool all(int p, std::source_location w = std::source_location::current()) const {
-    const unsigned lanes = kSize == 32 ? ~0u : (1u << kSize) - 1;
+    const unsigned lanes = kSize == 32 ? ~0u : (1u << (kSize % 32)) - 1;
     return ballot(p, w) == lanes;
   }
 
