@@ -12,6 +12,8 @@
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"
 #include "cuda/position.hpp"
+#include "cuda/rope.hpp"
+#include "cuda/sinusoidal.hpp"
 namespace backend = ::andrea::cuda;
 #else
 #include "reference/combine.hpp"
@@ -20,6 +22,8 @@ namespace backend = ::andrea::cuda;
 #include "reference/norm.hpp"
 #include "reference/params.hpp"
 #include "reference/position.hpp"
+#include "reference/rope.hpp"
+#include "reference/sinusoidal.hpp"
 namespace backend = ::andrea::reference;
 #endif
 
