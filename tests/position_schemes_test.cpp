@@ -109,6 +109,29 @@ TEST(Sinusoidal, ShiftByKIsAFixedRotation) {
   }
 }
 
+TEST(Sinusoidal, GoldenTiny) {
+  const json& c = golden_case("position_schemes", "sinusoidal-tiny");
+  Matrix pe(c.at("n"), c.at("d_model"));
+  backend::sinusoidal_table(c.at("n"), c.at("d_model"), c.at("context_length"), pe);
+  EXPECT_TRUE(all_close("PE", pe, to_matrix(c.at("out")), tolerance_of(c)));
+}
+
+TEST(Sinusoidal, GoldenAndrea120m) {
+  const json& c = golden_case("position_schemes", "sinusoidal-andrea-120m");
+  const Matrix pe = sinusoidal();
+  for (const auto& [row, values] : c.at("rows").items()) {
+    EXPECT_TRUE(all_close("PE row " + row, pe.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+  }
+  std::vector<float> sums(kD);
+  for (std::int64_t col = 0; col < kD; ++col) {
+    double s = 0.0;
+    for (std::int64_t pos = 0; pos < kT; ++pos) s += pe(pos, col);
+    sums[static_cast<std::size_t>(col)] = static_cast<float>(s);
+  }
+  EXPECT_TRUE(all_close("column sums of PE", sums, to_floats(c.at("column_sums")),
+                        tolerance_of(c, "column_sums_tolerance")));
+}
+
 TEST(SinusoidalBadInput, OddWidthLongerThanContextShapes) {
   Matrix out(4, 5);
   std::fill_n(out.view().data(), out.view().size(), -7.0f);
@@ -177,6 +200,51 @@ TEST(Rope, ScoreDependsOnlyOnOffset) {
   EXPECT_TRUE(close("score(1002, 1000) vs score(2, 0)", score(1002, 1000), score(2, 0), {1e-5, 0.0}));
   // ... and it does depend on the offset: m - n = 2 and m - n = 40 give different scores.
   EXPECT_GT(std::fabs(score(5, 3) - score(43, 3)), 1e-3) << "RoPE seems to rotate nothing";
+}
+
+void expect_rope_golden(const char* name) {
+  const json& c = golden_case("position_schemes", name);
+  const Matrix x = to_matrix(c.at("x"));
+  Matrix out(x.rows(), x.cols());
+  backend::rope(x, to_ids(c.at("positions")), c.at("base").get<double>(), out);
+  EXPECT_TRUE(all_close(fmt::format("rope ({})", name), out, to_matrix(c.at("out")), tolerance_of(c)));
+}
+
+TEST(Rope, GoldenTiny) { expect_rope_golden("rope-tiny"); }
+TEST(Rope, GoldenAndreaTokenRows) { expect_rope_golden("rope-andrea-wte-rows"); }
+TEST(Rope, GoldenBase500000) { expect_rope_golden("rope-base-500000"); }
+
+// Hugging Face's "rotate half" pairs dimension i with i + d/2. Put x[i] at 2i and
+// x[i + d/2] at 2i + 1 (a permutation of the dimensions) and the interleaved RoPE
+// gives the same rotated vectors, permuted alike, and the same scores q . k.
+TEST(Rope, RotateHalfLayoutIsAPermutation) {
+  const json& c = golden_case("position_schemes", "rope-rotate-half");
+  const Matrix q = to_matrix(c.at("q")), k = to_matrix(c.at("k"));
+  const std::int64_t d = q.cols(), half = d / 2;
+  const auto interleave = [&](const Matrix& m) {
+    Matrix p(m.rows(), d);
+    for (std::int64_t r = 0; r < m.rows(); ++r) {
+      for (std::int64_t i = 0; i < half; ++i) p(r, 2 * i) = m(r, i), p(r, 2 * i + 1) = m(r, i + half);
+    }
+    return p;
+  };
+  const Matrix qr = rotated(interleave(q), to_ids(c.at("q_positions")));
+  const Matrix kr = rotated(interleave(k), to_ids(c.at("k_positions")));
+  EXPECT_TRUE(all_close("rope(P q) vs P rotate_half_rope(q)", qr, interleave(to_matrix(c.at("q_rotated"))),
+                        tolerance_of(c)));
+  const Matrix scores_hf = to_matrix(c.at("scores"));
+  std::vector<float> scores, unpermuted;
+  const Matrix qu = rotated(q, to_ids(c.at("q_positions"))), ku = rotated(k, to_ids(c.at("k_positions")));
+  for (std::int64_t a = 0; a < 2; ++a) {
+    for (std::int64_t b = 0; b < 2; ++b) {
+      scores.push_back(static_cast<float>(dot(qr.row(a), kr.row(b))));
+      unpermuted.push_back(static_cast<float>(dot(qu.row(a), ku.row(b))));
+    }
+  }
+  EXPECT_TRUE(all_close("scores q . k", scores, scores_hf.view().flat(), tolerance_of(c, "score_tolerance"), 2));
+  // Without the permutation the two layouts disagree: a checkpoint must be read in its own layout.
+  EXPECT_FALSE(all_close("scores without the permutation", unpermuted, scores_hf.view().flat(),
+                         {1e-3, 0.0}, 2));
 }
 
 TEST(RopeBadInput, EveryBound) {
