@@ -18,6 +18,7 @@ using namespace andrea::testing;
 
 constexpr std::int64_t kT = andrea_120m.context_length;  // 1024
 constexpr std::int64_t kD = andrea_120m.d_model;         // 768
+constexpr double kBase = 10000.0;  // RoPE base of RoFormer and LLaMA 1-2 (reference::rope_default_base)
 
 // The whole ANDREA-sized sinusoidal table (1024, 768) from the backend under test.
 Matrix sinusoidal(std::int64_t n = kT, std::int64_t d = kD) {
@@ -29,7 +30,7 @@ Matrix sinusoidal(std::int64_t n = kT, std::int64_t d = kD) {
 // RoPE of rows x at the given positions, base 10000.
 Matrix rotated(ConstFloatView x, std::vector<std::int32_t> positions) {
   Matrix out(x.rows(), x.cols());
-  backend::rope(x, positions, reference::rope_default_base, out);
+  backend::rope(x, positions, kBase, out);
   return out;
 }
 
