@@ -3,6 +3,7 @@
 // shape of x, row norms, dot products and cosine similarities.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,6 +16,7 @@
 #include "reference/check.hpp"
 #include "reference/errors.hpp"
 #include "reference/init.hpp"
+#include "reference/sinusoidal.hpp"
 
 namespace {
 
@@ -24,6 +26,7 @@ struct Options {
   std::string config = "andrea-120m";
   std::uint64_t seed = default_seed;
   std::string ids, ids_file, ids_format = "auto", text, out, backend;
+  std::string positions = "learned";  // or "sinusoidal" (lesson 7)
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
   bool has_ids = false, has_ids_file = false, has_text = false, has_out = false, has_backend = false;
@@ -77,7 +80,7 @@ const cli::Backend& pick_backend(const std::vector<cli::Backend>& all, const std
                                fmt::join(names, ", ")));
 }
 
-void print_parameters(const Config& c, const ParameterReport& r) {
+void print_parameters(const Config& c, const ParameterReport& r, bool learned_positions) {
   const auto share = [](std::int64_t part, std::int64_t whole) {
     return whole > 0 ? fmt::format("{:6.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : std::string("     -");
   };
@@ -86,7 +89,7 @@ void print_parameters(const Config& c, const ParameterReport& r) {
              c.model_params > 0 ? fmt::format("of ~{}M", c.model_params / 1'000'000) : "");
   fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte", fmt::format("({}, {})", c.vocab_size, c.d_model),
              grouped(r.token_params), share(r.token_params, r.total), share(r.token_params, c.model_params));
-  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "position embedding wpe",
+  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", learned_positions ? "position embedding wpe" : "sinusoidal positions (fixed)",
              fmt::format("({}, {})", c.context_length, c.d_model), grouped(r.position_params),
              share(r.position_params, r.total), share(r.position_params, c.model_params));
   fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "embedding layer", "", grouped(r.total),
@@ -98,12 +101,12 @@ void print_parameters(const Config& c, const ParameterReport& r) {
 }
 
 void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const std::int32_t> ids,
-                   bool untrained) {
+                   bool untrained, std::string_view pos) {
   const std::int64_t n = x.rows(), d = x.cols();
-  fmt::print("\nx = wte[ids] + wpe[0..n)   shape ({}, {}) float32\n", n, d);
+  fmt::print("\nx = wte[ids] + {}[0..n)   shape ({}, {}) float32\n", pos, n, d);
   for (std::int64_t t = 0; t < std::min<std::int64_t>(n, 3); ++t) {
     const auto row = x.row(t).first(static_cast<std::size_t>(std::min<std::int64_t>(d, 5)));
-    fmt::print("  x[{}] = wte[{}] + wpe[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)], t,
+    fmt::print("  x[{}] = wte[{}] + {}[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)], pos, t,
                fmt::join(row, ", "));
   }
   std::vector<float> norms(static_cast<std::size_t>(n));
@@ -128,7 +131,12 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
     }
     fmt::print("  x[{}] {} | {}\n", i, fmt::join(dots, " "), fmt::join(coss, " "));
   }
-  if (untrained) fmt::print("  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
+  if (pos == "wpe" && untrained) {
+    fmt::print("  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
+  } else if (pos != "wpe") {
+    fmt::print("  (every PE row has norm sqrt(d_model / 2) = {:.2f}: it outweighs a token row of norm ~1)\n",
+               std::sqrt(static_cast<double>(d) / 2.0));
+  }
 }
 
 int run(const Options& o) {
@@ -137,6 +145,11 @@ int run(const Options& o) {
   const std::vector<cli::Backend> all = cli::backends();
   const cli::Backend& backend = pick_backend(all, o.backend, o.has_backend);
   if (o.has_out && o.out.empty()) throw InputError("--out needs a file name");
+  const bool learned = o.positions == "learned";
+  if (!learned && o.positions != "sinusoidal") {
+    throw InputError(fmt::format("unknown position scheme '{}': learned or sinusoidal (RoPE acts "
+                                 "inside attention, not on x)", o.positions));
+  }
 
   std::string source;
   const std::vector<std::int32_t> ids = read_input(o, config, &source);
@@ -155,6 +168,12 @@ int run(const Options& o) {
     wte = Matrix(config.vocab_size, config.d_model), wpe = Matrix(config.context_length, config.d_model);
     report = backend.materialize(config, o.seed, wte, wpe);
   }
+  if (!learned) {  // the fixed table of lesson 7 replaces wpe: no position parameters
+    reference::sinusoidal_table(config.context_length, config.d_model, config.context_length, wpe);
+    report.total -= report.position_params;
+    report.bytes -= report.position_params * static_cast<std::int64_t>(sizeof(float));
+    report.position_params = 0;
+  }
   Matrix x(static_cast<std::int64_t>(ids.size()), config.d_model);
   backend.combine(wte, wpe, ids, x);  // validates ids and length before writing
 
@@ -172,8 +191,11 @@ int run(const Options& o) {
   fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), source,
              fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
              ids.size() > 8 ? ", ..." : "");
-  print_parameters(config, report);
-  print_summary(backend, x, ids, !loaded);
+  fmt::print("  positions {}\n", learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
+                                                  : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
+                                         : "sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), w_i = 10000^(-2i/d_model)");
+  print_parameters(config, report, learned);
+  print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
   cli::write_file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   if (o.has_out) {
     cli::write_npy(o.out, x);
@@ -211,6 +233,8 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   auto* out = app.add_option("--out", o.out,
                              "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
+  app.add_option("--positions", o.positions,
+                 "learned (default: the table wpe) or sinusoidal (the fixed table of lesson 7, 0 parameters)");
   auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
   cli::add_file_options(app, o.files);

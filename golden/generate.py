@@ -37,6 +37,7 @@ DOT_TOL = {"abs": 1e-6, "rel": 2e-6}
 SUM_TOL = {"abs": 1e-6, "rel": 1e-9}   # float64 sums of up to 6.5M float32 values
 ACCUMULATE_TOL = {"abs": 1e-6, "rel": 1e-6}   # ((g0 + c1) + c2) here, g0 + (c1 + c2) in PyTorch
 SGD_TOL = {"abs": 0.0, "rel": 1.2e-7}       # w - lr * g: one rounding more or less (fused multiply-add)
+ROPE_TOL = {"abs": 1e-8, "rel": 1e-6}  # float64 rotation rounded once to float32
 KNOWN_ANSWERS = [  # Random123 kat_vectors for philox4x32_10
     {"key": ["00000000"] * 2, "counter": ["00000000"] * 4,
      "output": ["6627e8d5", "e169c58d", "bc57ac4c", "9b00dbd8"]},
@@ -351,9 +352,84 @@ def piece_backward(T):
     return cases
 
 
+def sinusoidal_table(n, d):
+    """PyTorch tutorial's PositionalEncoding, in float64: pe[:, 0::2] = sin, pe[:, 1::2] = cos."""
+    position = torch.arange(n, dtype=torch.float64).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d, 2, dtype=torch.float64) * (-math.log(10000.0) / d))
+    pe = torch.zeros(n, d, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe
+
+
+def sinusoidal_table_float32(n, d):
+    """The same code as the tutorial runs it, in float32: the angle pos * w is a float32 product."""
+    position = torch.arange(n).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d, 2) * (-math.log(10000.0) / d))
+    pe = torch.zeros(n, d)
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe
+
+
+def rope_complex(x32, positions, base=10000.0):
+    """RoPE as Meta's LLaMA writes it (precompute_freqs_cis + apply_rotary_emb), in float64:
+    pairs (2i, 2i + 1) are complex numbers multiplied by e^(i pos theta_i), theta_i = base^(-2i/d)."""
+    n, d = x32.shape
+    theta = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)
+    angles = torch.tensor(positions, dtype=torch.float64)[:, None] * theta[None, :]
+    freqs_cis = torch.polar(torch.ones_like(angles), angles)
+    xc = torch.view_as_complex(x32.double().reshape(n, d // 2, 2).contiguous())
+    return torch.view_as_real(xc * freqs_cis).reshape(n, d)
+
+
+def rope_rotate_half(x32, positions, base=10000.0):
+    """Hugging Face's layout, in float64: pairs (i, i + d/2), q * cos + rotate_half(q) * sin."""
+    n, d = x32.shape
+    theta = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)
+    angles = torch.tensor(positions, dtype=torch.float64)[:, None] * theta[None, :]
+    emb = torch.cat((angles, angles), dim=-1)
+    x = x32.double()
+    rotated = torch.cat((-x[:, d // 2:], x[:, :d // 2]), dim=-1)   # rotate_half
+    return x * emb.cos() + rotated * emb.sin()
+
+
+def piece_position_schemes(T):
+    d, n = ANDREA["d_model"], ANDREA["context_length"]
+    pe = sinusoidal_table(n, d)
+    err = (sinusoidal_table_float32(n, d).double() - pe).abs()
+    worst = int(err.argmax())
+    tol = {"abs": 1e-6, "rel": 0.0}
+    cases = [
+        {"name": "sinusoidal-tiny", "n": 3, "d_model": 4, "context_length": 3, "tolerance": tol,
+         "out": sinusoidal_table(3, 4).tolist()},
+        {"name": "sinusoidal-andrea-120m", "config": ANDREA, "n": n, "tolerance": tol,
+         "rows": {str(r): pe[r].tolist() for r in [0, 1, 2, 511, 1000, 1023]},
+         "column_sums": pe.sum(dim=0).tolist(), "column_sums_tolerance": {"abs": 1e-4, "rel": 0.0},
+         "float32_angle_max_error": err.max().item(),
+         "float32_angle_worst_element": [worst // d, worst % d]},
+    ]
+    # RoPE of ANDREA token rows (the init of lesson 6) at a few positions, and a tiny case.
+    wte = T["wte"]
+    tiny = torch.from_numpy(init_table({"vocab_size": 3, "d_model": 8, "context_length": 3}, TOKEN))
+    for name, x, positions, base in [("rope-tiny", tiny, [0, 5, 1023], 10000.0),
+                                     ("rope-andrea-wte-rows", wte[[256, 1842, 7301, 42]], [0, 1, 511, 1023], 10000.0),
+                                     ("rope-base-500000", wte[[256, 1842]], [3, 70000], 500000.0)]:
+        cases.append({"name": name, "base": base, "positions": positions, "tolerance": ROPE_TOL,
+                      "x": x.tolist(), "out": f32(rope_complex(x, positions, base))})
+    # The rotate-half layout: HF scores q_m . k_n for q = wte[256, 1842] at positions 5, 12
+    # and k = wte[256, 7301] at positions 3, 10 (q_5 . k_3 is a row with itself, offset 2).
+    q, k = wte[[256, 1842]], wte[[256, 7301]]
+    qh, kh = rope_rotate_half(q, [5, 12]), rope_rotate_half(k, [3, 10])
+    cases.append({"name": "rope-rotate-half", "base": 10000.0, "q": q.tolist(), "k": k.tolist(),
+                  "q_positions": [5, 12], "k_positions": [3, 10], "tolerance": ROPE_TOL,
+                  "score_tolerance": {"abs": 1e-6, "rel": 0.0}, "q_rotated": f32(qh), "scores": (qh @ kh.T).tolist()})
+    return cases
+
+
 PIECES = {"init": piece_init, "lookup": piece_lookup, "norm": piece_norm, "dot": piece_dot,
           "position": piece_position, "combine": piece_combine, "params": piece_params,
-          "backward": piece_backward}
+          "position_schemes": piece_position_schemes, "backward": piece_backward}
 
 
 # --- Driver -------------------------------------------------------------------------

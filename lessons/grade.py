@@ -20,7 +20,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 LESSONS = {"L01": "lookup", "L02": "norm", "L03": "dot product", "L04": "position table",
-           "L05": "combine", "L06": "parameter count", "L08": "backward"}
+           "L05": "combine", "L06": "parameter count", "L07": "position schemes",
+           "L08": "backward"}
 POINTS = {"cpu": 5, "cudasim": 5}
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-[\w-]+)?/(.+)$")
 

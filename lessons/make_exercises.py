@@ -40,6 +40,7 @@ LESSONS = {  # lesson folder -> piece
     "04_position_table": "position",
     "05_combine": "combine",
     "06_parameter_count": "params",
+    "07_position_schemes": "sinusoidal rope",  # two pieces: one file per idea
     "08_backward": "backward",
 }
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
@@ -136,11 +137,12 @@ def banner(lesson: str, source: str, header: str) -> str:
 def files_for(lesson: str, piece: str, solution: bool) -> dict:
     result = {}
     for folder, ext in (("reference", "cpp"), ("cuda", "cu")):
-        source = f"{folder}/{piece}.{ext}"
-        text = strip((ROOT / source).read_text(), lesson, source, solution)
-        if not solution:
-            text = banner(lesson, source, f"{folder}/{piece}.hpp") + text
-        result[f"{lesson}/{piece}.{ext}"] = text
+        for one in piece.split():  # a lesson may hold several pieces
+            source = f"{folder}/{one}.{ext}"
+            text = strip((ROOT / source).read_text(), lesson, source, solution)
+            if not solution:
+                text = banner(lesson, source, f"{folder}/{one}.hpp") + text
+            result[f"{lesson}/{one}.{ext}"] = text
     return result
 
 

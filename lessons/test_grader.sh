@@ -2,9 +2,11 @@
 # Tests the grader itself (CI runs it):
 #   1. the untouched exercise stubs        -> 0 points, every lesson "not implemented"
 #   2. the solutions dropped into lessons/ -> full marks
-#   3. three deliberate bugs in the solutions -> the right tests fail, with a useful message:
+#   3. deliberate bugs in the solutions -> the right tests fail, with a useful message:
 #        the batch index used as the position (cuda/combine.cu, lesson 5)
 #        a reduction missing its __syncthreads (cuda/norm.cu, lesson 2)
+#        RoPE pairs (i, i + d/2) taken for (2i, 2i + 1) (reference/rope.cpp, lesson 7)
+#        sin and cos swapped in the sinusoidal table (cuda/sinusoidal.cu, lesson 7)
 #        a plain += instead of atomicAdd, which loses updates (cuda/backward.cu, lesson 8)
 # Usage: lessons/test_grader.sh [work-dir]   (CPU backends only: -DANDREA_CUDA=OFF)
 set -euo pipefail
@@ -26,17 +28,17 @@ grade() {  # grade LESSONS_DIR BUILD_DIR REPORT
 
 echo "== 1. the stubs"
 grade "$root/lessons" "$work/build-stubs" "$work/stubs.txt"
-expect "$work/stubs.txt" "^total +0\.0/70$" "stubs total"
-for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine" "L06 parameter count" "L08 backward"; do
+expect "$work/stubs.txt" "^total +0\.0/80$" "stubs total"
+for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine" "L06 parameter count" "L07 position schemes" "L08 backward"; do
   expect "$work/stubs.txt" "^$lesson +not implemented +not implemented .* 0\.0/10$" "stubs $lesson"
 done
 
 echo "== 2. the solutions"
 python3 "$root/lessons/make_exercises.py" --solutions "$work/solutions" >/dev/null
 grade "$work/solutions" "$work/build-solutions" "$work/solutions.txt"
-expect "$work/solutions.txt" "^total +70\.0/70$" "solutions total"
+expect "$work/solutions.txt" "^total +80\.0/80$" "solutions total"
 
-echo "== 3. three deliberate bugs"
+echo "== 3. deliberate bugs"
 cp -r "$work/solutions" "$work/wrong"
 sed -i 's|const std::int64_t t = r % n;  // the position inside the sequence|const std::int64_t t = r / n;  // BUG: the batch index|' "$work/wrong/05_combine/combine.cu"
 sed -i '/if (tid < active) partial\[tid\] += partial\[tid + active\];/{n;d}' "$work/wrong/02_norm/norm.cu"
@@ -45,6 +47,12 @@ grep -q "BUG: the batch index" "$work/wrong/05_combine/combine.cu" || fail "coul
 grep -q "BUG: not atomic" "$work/wrong/08_backward/backward.cu" || fail "could not plant the lost-update bug"
 [ "$(grep -c "__syncthreads" "$work/wrong/02_norm/norm.cu")" -lt "$(grep -c "__syncthreads" "$work/solutions/02_norm/norm.cu")" ] ||
   fail "could not plant the missing barrier"
+sed -i 's/2 \* i + 1/i + d \/ 2/g; s/(r, 2 \* i)/(r, i)/g' "$work/wrong/07_position_schemes/rope.cpp"
+sed -i 's/make_float2(static_cast<float>(sin(angle)), static_cast<float>(cos(angle)))/make_float2(static_cast<float>(cos(angle)), static_cast<float>(sin(angle)))/' \
+  "$work/wrong/07_position_schemes/sinusoidal.cu"
+grep -q "x(r, i + d / 2)" "$work/wrong/07_position_schemes/rope.cpp" || fail "could not plant the rope pairing bug"
+grep -q "make_float2(static_cast<float>(cos(angle))" "$work/wrong/07_position_schemes/sinusoidal.cu" ||
+  fail "could not plant the sin/cos swap"
 grade "$work/wrong" "$work/build-solutions" "$work/wrong.txt"
 expect "$work/wrong.txt" "^L05 combine +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" "wrong L05 row"
 expect "$work/wrong.txt" "L05-cudasim Combine\.BatchUsesPositionInSequenceNotBatchIndex: .*first wrong element \[1, 0\] expected 101 got 1" "position bug message"
@@ -52,8 +60,10 @@ expect "$work/wrong.txt" "^L05 combine +([0-9]+)/\\1 pass" "the C++ combine stil
 expect "$work/wrong.txt" "L02-cudasim .*(first wrong element|expected)" "missing barrier message"
 expect "$work/wrong.txt" "L08-cudasim BackwardAtomic\.NoUpdateIsLost: dwte row 2 channel [0-9]+ holds [0-9]+, expected 4096" "lost-update message"
 expect "$work/wrong.txt" "^L08 backward +([0-9]+)/\\1 pass" "the C++ backward still passes"
+expect "$work/wrong.txt" "L07-cpu Rope\.IssueWorkedExample: .*first wrong element \[0, 0\] expected 0\.540301979 got -0\.3011686" "rope pairing bug message"
+expect "$work/wrong.txt" "L07-cudasim Sinusoidal\.HandWorkedWidth4: .*first wrong element \[0, 0\] expected 0 got 1" "sin/cos swap message"
 expect "$work/wrong.txt" "^L01 lookup .* 10\.0/10$" "untouched lesson keeps full marks"
-if grep -Eq "^total +70\.0/70$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
+if grep -Eq "^total +80\.0/80$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
 
 echo "grader: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

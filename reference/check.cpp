@@ -198,6 +198,44 @@ void zero_rows_args(TokenIds ids, ConstFloatView dw) {
   token_ids(ids, dw.rows());
 }
 
+namespace {
+
+// Sin/cos and rotations work on pairs of columns.
+void even_width(std::string_view what, std::int64_t d, std::string_view why) {
+  if (d < 1) throw InputError(fmt::format("{} is {}: it must be > 0", what, d));
+  if (d % 2 != 0) throw InputError(fmt::format("{} {} is odd: {}", what, d, why));
+}
+
+}  // namespace
+
+void sinusoidal_table_args(std::int64_t n, std::int64_t d_model, std::int64_t context_length,
+                           ConstFloatView out) {
+  even_width("d_model", d_model, "sin and cos need pairs of columns");
+  sequence_length(n, context_length);
+  shape("out", out, n, d_model);
+}
+
+void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double base,
+               ConstFloatView out) {
+  non_empty("x", x);
+  even_width("d", x.cols(), "RoPE rotates pairs of columns");
+  if (static_cast<std::int64_t>(positions.size()) != x.rows()) {
+    throw InputError(fmt::format("positions has {} entries, expected one per row of x ({})",
+                                 positions.size(), x.rows()));
+  }
+  for (std::size_t r = 0; r < positions.size(); ++r) {
+    if (positions[r] < 0) {
+      throw InputError(fmt::format("position {} at row {} is negative: positions start at 0",
+                                   positions[r], r));
+    }
+  }
+  if (!std::isfinite(base) || !(base > 0.0)) {
+    throw InputError(fmt::format("RoPE base {} is not a finite number > 0", base));
+  }
+  finite("x", x.flat());
+  shape("out", out, x.rows(), x.cols());
+}
+
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe) {
   validate(config);
   shape("wte", wte, config.vocab_size, config.d_model);

@@ -81,6 +81,13 @@ void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatVi
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
 /// zero_rows: dw (V, d) non-empty, ids in [0, V).
 void zero_rows_args(TokenIds ids, ConstFloatView dw);
+/// sinusoidal_table: d_model even and > 0, 1 <= n <= T, out (n, d_model).
+void sinusoidal_table_args(std::int64_t n, std::int64_t d_model, std::int64_t context_length,
+                           ConstFloatView out);
+/// rope: x (n, d) non-empty with d even, positions (n) all >= 0, base finite and > 0,
+/// x finite, out (n, d).
+void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double base,
+               ConstFloatView out);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 

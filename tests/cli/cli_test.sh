@@ -33,6 +33,9 @@ expect_ok ids "x\[2\] = wte\[7301\] \+ wpe\[2\]" --ids 256,1842,7301
 expect_ok ids-spaces "3 token ids" --ids "1 2   3"
 expect_ok text "2 token ids.*\[195, 169\]" --text "é"
 expect_ok gpt2 "38,597,376" --config gpt2-124m --ids 50256
+expect_ok positions-sinusoidal "sinusoidal positions \(fixed\) +\(1024, 768\) +0 " --positions sinusoidal --ids 256,1842,7301
+expect_ok positions-sinusoidal-layer "embedding layer +6,488,832" --positions sinusoidal --ids 256,1842,7301
+expect_ok positions-sinusoidal-x "x\[1\] = wte\[1842\] \+ PE\[1\]" --positions sinusoidal --ids 256,1842,7301
 printf '5, 6\n7\t8 9\n' >"$tmp/ids.txt"
 expect_ok ids-file-text "\[6, 7, 8\]" --ids-file "$tmp/ids.txt" --offset 1 --length 3
 printf '\x00\x01\x02\x00\x05\x00' >"$tmp/train.bin"   # 256, 2, 5 little-endian
@@ -51,6 +54,9 @@ expect_error bad-offset "--offset 9 is outside the 3 ids" --ids-file "$tmp/train
 expect_error bad-length "--length 5 from --offset 1 runs past the 3 ids" --ids-file "$tmp/train.bin" --offset 1 --length 5
 expect_error bad-config "config" --config llama
 expect_error bad-backend "unknown backend 'tpu'" --backend tpu
+expect_error bad-positions "unknown position scheme 'rope': learned or sinusoidal" --positions rope
+"$exe" --positions rope --ids 1 >/dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] || fail "bad --positions: exit $rc, expected 2 (bad input)"
 expect_error two-inputs "excludes" --ids 1 --text a
 expect_error empty-ids-value "empty sequence" --ids ""
 expect_error empty-text "empty sequence" --text ""

@@ -13,6 +13,8 @@
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"
 #include "cuda/position.hpp"
+#include "cuda/rope.hpp"
+#include "cuda/sinusoidal.hpp"
 namespace backend = ::andrea::cuda;
 #else
 #include "reference/backward.hpp"
@@ -22,6 +24,8 @@ namespace backend = ::andrea::cuda;
 #include "reference/norm.hpp"
 #include "reference/params.hpp"
 #include "reference/position.hpp"
+#include "reference/rope.hpp"
+#include "reference/sinusoidal.hpp"
 namespace backend = ::andrea::reference;
 #endif
 

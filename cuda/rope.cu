@@ -1,0 +1,60 @@
+// Lesson 7 — RoPE: turn each pair of a query or key row by an angle that grows with
+// the row's position.
+//
+//   grid  = n blocks, block r rotates row r (its position is positions[r])
+//   block = up to 256 threads striding over the d / 2 pairs
+//
+//        row r:  (x0, x1) (x2, x3) ... (x_{d-2}, x_{d-1})      pair i = columns 2i, 2i + 1
+//        thread i:  angle = positions[r] * theta_i
+//                   (a, b) -> (a cos - b sin, a sin + b cos)    one float2 in, one out
+//
+// Angle, cos, sin and the products are double and rounded once (see cuda/sinusoidal.cu
+// for why a float32 angle is not good enough at positions near 1,000).
+#include "cuda/rope.hpp"
+
+#include <algorithm>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+#include "reference/check.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+// x, out (n, d) viewed as (n, d / 2) float2 pairs; pairs = d / 2.
+__global__ void rope_kernel(const float2* x, const std::int32_t* positions, double base,
+                            float2* out, std::int64_t pairs) {
+  // BEGIN SOLUTION
+  const std::int64_t r = blockIdx.x;
+  const double pos = positions[r];
+  for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) {
+    const double theta = pow(base, -static_cast<double>(i) / static_cast<double>(pairs));  // 2i/d
+    const double c = cos(pos * theta), s = sin(pos * theta);
+    const float2 p = x[r * pairs + i];  // the pair (2i, 2i + 1)
+    const double a = p.x, b = p.y;
+    out[r * pairs + i] = make_float2(static_cast<float>(a * c - b * s), static_cast<float>(a * s + b * c));
+  }
+  // END SOLUTION
+}
+
+}  // namespace
+
+void rope(ConstFloatView x, std::span<const std::int32_t> positions, double base, FloatView out) {
+  check::rope_args(x, positions, base, out);
+
+  const DeviceBuffer<float> d_x(x.flat());
+  const DeviceBuffer<std::int32_t> d_positions(positions);
+  DeviceBuffer<float> d_out(out.size());
+  const std::int64_t pairs = x.cols() / 2;
+  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (pairs + 31) / 32 * 32));
+  // BEGIN SOLUTION (launch)
+  rope_kernel<<<static_cast<unsigned>(x.rows()), threads>>>(
+      reinterpret_cast<const float2*>(d_x.get()), d_positions.get(), base,
+      reinterpret_cast<float2*>(d_out.get()), pairs);
+  // END SOLUTION
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_out.copy_to(out.flat());  // x was copied first, so out may be x
+}
+
+ANDREA_CUDA_END

@@ -1,0 +1,18 @@
+// Lesson 07_position_schemes — exercise. Generated from reference/rope.cpp by lessons/make_exercises.py.
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/rope.hpp.
+// Run this lesson's tests: ctest --preset grade -L L07
+#include "reference/rope.hpp"
+
+#include <cmath>
+
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+void rope(ConstFloatView x, std::span<const std::int32_t> positions, double base, FloatView out) {
+  // TODO(lesson 07_position_schemes): write rope() here.
+  throw NotImplemented("07_position_schemes/rope.cpp", "rope");
+}
+
+}  // namespace andrea::reference
