@@ -3,6 +3,10 @@
 // Differences from CUDA worth knowing:
 // - cudaMalloc fills new memory with 0xff bytes (a float NaN), so a kernel that reads memory
 //   nobody wrote gets loud garbage instead of a lucky zero.
+// - Each allocation lies between guard pages: a kernel that reads or writes outside it fails
+//   with cudaErrorIllegalAddress, and last_error_detail() says which kernel, block and thread,
+//   read or write, and where the address lies ("12 bytes past the end of a 3,072-byte
+//   allocation"), like compute-sanitizer's memcheck. See memory.hpp for what is not caught.
 // - cudaMemcpy/cudaMemset check that the device side lies inside one cudaMalloc allocation.
 // - A failed launch is not sticky: once reported, the next calls succeed again.
 #pragma once
@@ -19,6 +23,7 @@ enum cudaError {
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorIllegalAddress = 700,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
 };
@@ -60,7 +65,8 @@ std::string last_error_detail();
 
 namespace detail {
 cudaError_t fail(cudaError_t error, std::string detail);  // records error + detail, returns error
-void fail_launch(std::string detail);                     // a kernel failed while running
+// a kernel failed while running
+void fail_launch(std::string detail, cudaError_t error = cudaErrorLaunchFailure);
 }  // namespace detail
 
 }  // namespace cudasim

@@ -13,6 +13,7 @@
 
 #include "cuda/sim/api.hpp"
 #include "cuda/sim/block.hpp"
+#include "cuda/sim/memory.hpp"
 
 namespace cudasim {
 namespace {
@@ -200,6 +201,7 @@ void launch(const char* name, KernelCall call, dim3 grid, dim3 block) {
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   std::string error;
+  cudaError_t code = cudaErrorLaunchFailure;
   s.pool.run([&] {
     thread_local Block runner;  // one per worker: its stacks outlive the launch
     for (std::uint64_t i = 0; !failed.load() && (i = next.fetch_add(1)) < blocks;) {
@@ -214,11 +216,18 @@ void launch(const char* name, KernelCall call, dim3 grid, dim3 block) {
       }
       if (!why.empty()) {
         std::lock_guard error_lock(error_mutex);
-        if (!failed.exchange(true)) error = std::move(why);
+        if (!failed.exchange(true)) {
+          error = std::move(why);
+          if (runner.illegal_address()) code = cudaErrorIllegalAddress;
+        }
       }
     }
   });
-  if (failed.load()) fail_launch(error);
+  if (std::string slack = check_slack(); !slack.empty() && !failed.load()) {  // memory.hpp
+    fail_launch("kernel '" + std::string(name) + "': " + slack, cudaErrorIllegalAddress);
+  } else if (failed.load()) {
+    fail_launch(error, code);
+  }
 }
 
 }  // namespace detail
