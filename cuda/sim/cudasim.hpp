@@ -12,6 +12,8 @@
 // Supported: thread/block indices and sizes, fixed-size __shared__ arrays, block-uniform
 // __syncthreads(), full-mask warp shuffles with blockDim a multiple of 32, atomicAdd, maths.
 // Not supported: extern __shared__, textures, cooperative groups, partial masks, inline PTX.
+// Memory: cudaMalloc'ed arrays lie between guard pages, so a kernel's out-of-bounds access
+// fails the launch with a memcheck-style report (cuda/sim/memory.hpp).
 #pragma once
 
 #include <math.h>  // C++'s <math.h> also puts sqrt(float) & co. in the global namespace, as CUDA
