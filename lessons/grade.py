@@ -135,6 +135,11 @@ def why(output: str) -> str:
         thrown = re.search(r'description "(.*)" thrown in the test body', detail)
         if thrown:
             return shorten(thrown.group(1))
+        expected = re.search(r"Expected: throws an exception which is an? (.*?) Actual: (.*)$", detail)
+        if expected:  # EXPECT_INPUT_ERROR: say what was expected, then what happened
+            actual = re.sub(r'^throws (\S+) with description "(.*)"\.?$', r"threw \1: \2",
+                            expected.group(2))
+            return shorten(f"{actual} (expected {expected.group(1)})")
         explained = re.search(r"Actual: false \((.*?)\) Expected: true", detail)
         if explained:
             return shorten(explained.group(1))
