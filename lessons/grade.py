@@ -31,6 +31,7 @@ import xml.etree.ElementTree as ET
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POINTS = {"cpu": 5, "cudasim": 5}  # the gpu column gives no points
 BACKENDS = ("cpu", "cudasim", "gpu")
+PER_COLUMN = 4  # failure lines shown per lesson and backend
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
 
@@ -175,9 +176,12 @@ def main() -> int:
     build_dir = pathlib.Path(args.build_dir).resolve()
     if args.no_build:
         manifest = build_dir / "lesson_targets.txt"
-        pairs = [tuple(l.split(" ")[:2]) for l in manifest.read_text().splitlines() if l.strip()] \
+        entries = [l.split(" ", 3) for l in manifest.read_text().splitlines() if l.strip()] \
             if manifest.exists() else []
-        broken = {}
+        pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
+        broken = {(lesson, backend): "not built (grade without --no-build to see why)"
+                  for lesson, backend, _, executable in entries
+                  if not pathlib.Path(executable).exists()}
     else:
         pairs, broken = build(build_dir, args.label)
     junit, statuses = run_ctest(build_dir, args.label)
@@ -207,7 +211,9 @@ def main() -> int:
 
     def column(lesson: str, backend: str) -> tuple:
         if (lesson, backend) in broken:
-            return "does not compile", 0.0, [("", [], broken[(lesson, backend)])]
+            reason = broken[(lesson, backend)]
+            text = "not built" if reason.startswith("not built") else "does not compile"
+            return text, 0.0, [("", [], reason)]
         tests = results[lesson][backend]
         if not tests:
             return "-", 0.0, []
@@ -245,13 +251,23 @@ def main() -> int:
             if text == "does not compile":
                 report.append(f"  {lesson}-{backend} does not compile: {failures[0][2]}")
                 continue
+            if text == "not built":
+                report.append(f"  {lesson}-{backend} {failures[0][2]}")
+                continue
             by_reason = collections.defaultdict(list)  # one line per distinct reason and orders
             for test, orders, reason in failures:
                 by_reason[(reason, tuple(orders))].append(test)
-            for (reason, orders), tests in by_reason.items():
+            # Memory errors, crashes and time-outs first: they explain the wrong values.
+            lines = sorted(by_reason.items(), key=lambda item: not re.search(
+                r"invalid (read|write)|crashed|timed out", item[0][0]))
+            for (reason, orders), tests in lines[:PER_COLUMN]:
                 more = f" (+{len(tests) - 1} more tests)" if len(tests) > 1 else ""
                 under = f" [fails in thread order {', '.join(orders)} only]" if orders else ""
                 report.append(f"  {lesson}-{backend} {tests[0]}{more}{under}: {reason}")
+            if len(lines) > PER_COLUMN:
+                rest = sum(len(tests) for _, tests in lines[PER_COLUMN:])
+                report.append(f"  {lesson}-{backend} ... and {rest} more failing tests: "
+                              f"ctest --test-dir {build_dir} -L {lesson}-{backend} --output-on-failure")
         total, possible = total + points, possible + worth
         score = f"{points:>4.1f}/{worth}" if worth else "     -"
         print(f"{lesson} {names.get(lesson, ''):<18} {cells[0]:<18} {cells[1]:<18} {cells[2]:<18} {score}")
@@ -261,9 +277,7 @@ def main() -> int:
         print("total: no points in this selection (the GPU column never counts)")
     if report:
         print("\nwhat fails and why (first failure of each kind):")
-        print("\n".join(report[:40]))
-        if len(report) > 40:
-            print(f"  ... and {len(report) - 40} more: ctest --preset grade --output-on-failure")
+        print("\n".join(report))
     return 0
 
 
