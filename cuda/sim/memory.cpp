@@ -226,9 +226,10 @@ int access_size(const unsigned char* code) {
 }
 
 // Runs on the faulting CUDA thread's own stack, as if the faulting instruction had called it.
+// Its frame is never left nor unwound: nothing that owns memory may live in it.
 [[noreturn]] __attribute__((noinline)) void on_fault() {
+  thread_local std::string what;
   const Fault f = t_fault;
-  std::string what;
   try {
     what = std::string("invalid ") + (f.write ? "write" : "read") + " of " +
            (f.size > 0 ? bytes(static_cast<std::uint64_t>(f.size)) : "unknown size") + " at " +
