@@ -2,6 +2,7 @@
 // golden/combine.json (wte(idx) + wpe(pos) in PyTorch) and hand-worked cases.
 #include <cmath>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -176,5 +177,39 @@ TEST_F(CombineBadInput, BatchOutputShape) {
                      "out has shape (3, 2), expected (6, 2)");
   expect_untouched();
 }
+
+// Awkward sizes, random tables, random ids ending with V - 1, a poisoned output: each element
+// is one float addition, so the result is exact.
+class CombineAwkward : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(CombineAwkward, RandomIdsOverwriteThePoison) {
+  const std::int64_t d = GetParam(), n = kAwkwardRows;
+  const Matrix& wte = init_table(Table::token, kAwkwardVocab, d, 99);
+  const Matrix& wpe = init_table(Table::position, n, d, 99);  // T = n: the last position too
+  const std::vector<std::int32_t> ids = random_ids(n, kAwkwardVocab);
+  Matrix out = poisoned(n, d);
+  backend::combine(wte, wpe, ids, out);
+  Matrix expected(n, d);
+  for (std::int64_t t = 0; t < n; ++t) {
+    for (std::int64_t c = 0; c < d; ++c) expected(t, c) = wte(ids[static_cast<std::size_t>(t)], c) + wpe(t, c);
+  }
+  EXPECT_TRUE(all_close("x", out, expected, {}));
+}
+
+TEST_P(CombineAwkward, RandomBatchOverwritesThePoison) {
+  const std::int64_t d = GetParam(), batch = 3, n = 13;
+  const Matrix& wte = init_table(Table::token, kAwkwardVocab, d, 99);
+  const Matrix& wpe = init_table(Table::position, kAwkwardRows, d, 99);
+  const std::vector<std::int32_t> ids = random_ids(batch * n, kAwkwardVocab);
+  Matrix out = poisoned(batch * n, d);
+  backend::combine_batch(wte, wpe, TokenIdBatch(ids.data(), batch, n), out);
+  Matrix expected(batch * n, d);
+  for (std::int64_t r = 0; r < batch * n; ++r) {
+    for (std::int64_t c = 0; c < d; ++c) expected(r, c) = wte(ids[static_cast<std::size_t>(r)], c) + wpe(r % n, c);
+  }
+  EXPECT_TRUE(all_close("x", out, expected, {}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, CombineAwkward, ::testing::ValuesIn(kAwkwardWidths));
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -92,5 +93,45 @@ TEST(DotBadInput, CosineMatrixShape) {
   EXPECT_INPUT_ERROR(backend::cosine_matrix(rows, out), "out has shape (3, 2), expected (3, 3)");
   for (const float x : out.view().flat()) EXPECT_EQ(x, -7.0f) << "out was written";
 }
+
+// Awkward sizes, random data, a poisoned output; the expected values are summed in double here.
+TEST(Dot, LongRandomVectors) {  // 70,001 elements: many blocks, the last one partly full
+  const Matrix& uv = init_table(Table::token, 2, 70001, 99);
+  const auto u = uv.row(0), v = uv.row(1);
+  double dot = 0.0, magnitude = 0.0, uu = 0.0, vv = 0.0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    dot += double{u[i]} * v[i];
+    magnitude += std::abs(double{u[i]} * v[i]);
+    uu += double{u[i]} * u[i];
+    vv += double{v[i]} * v[i];
+  }
+  EXPECT_TRUE(close("dot", backend::dot(u, v), dot, {1e-5 * magnitude, 1e-6}));
+  EXPECT_TRUE(close("cosine", backend::cosine_similarity(u, v), dot / std::sqrt(uu * vv),
+                    {1e-5 * magnitude / std::sqrt(uu * vv), 1e-6}));
+}
+
+class CosineAwkward : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(CosineAwkward, MatrixOfRandomRowsOverwritesThePoison) {
+  const std::int64_t d = GetParam();
+  const Matrix& rows = init_table(Table::token, kAwkwardRows, d, 99);
+  Matrix out = poisoned(kAwkwardRows, kAwkwardRows);
+  backend::cosine_matrix(rows, out);
+  Matrix expected(kAwkwardRows, kAwkwardRows);
+  for (std::int64_t i = 0; i < kAwkwardRows; ++i) {
+    for (std::int64_t j = 0; j < kAwkwardRows; ++j) {
+      double dot = 0.0, ii = 0.0, jj = 0.0;
+      for (std::int64_t c = 0; c < d; ++c) {
+        dot += double{rows(i, c)} * rows(j, c);
+        ii += double{rows(i, c)} * rows(i, c);
+        jj += double{rows(j, c)} * rows(j, c);
+      }
+      expected(i, j) = static_cast<float>(dot / std::sqrt(ii * jj));
+    }
+  }
+  EXPECT_TRUE(all_close("cosine matrix", out, expected, {1e-6, 1e-5}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, CosineAwkward, ::testing::ValuesIn(kAwkwardWidths));
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -135,5 +136,24 @@ TEST(Lookup, AndreaLastRowAndFirstOutOfRangeId) {
   const std::vector<std::int32_t> bad = {0, 8449};
   EXPECT_INPUT_ERROR(backend::lookup(wte, bad, out), "token id 8449 at position 1 is outside [0, 8449)");
 }
+
+// Awkward sizes, a random table, random ids ending with V - 1, a poisoned output: every row
+// must be overwritten with the table row of its id, and no thread may step outside.
+class LookupAwkward : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(LookupAwkward, RandomIdsOverwriteEveryPoisonedRow) {
+  const std::int64_t d = GetParam();
+  const Matrix& wte = init_table(Table::token, kAwkwardVocab, d, 99);
+  const std::vector<std::int32_t> ids = random_ids(kAwkwardRows, kAwkwardVocab);
+  Matrix out = poisoned(kAwkwardRows, d);
+  backend::lookup(wte, ids, out);
+  for (std::int64_t t = 0; t < kAwkwardRows; ++t) {
+    const std::int32_t id = ids[static_cast<std::size_t>(t)];
+    ASSERT_TRUE(all_close("out row " + std::to_string(t) + " (id " + std::to_string(id) + ")",
+                          out.row(t), wte.row(id), {}));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, LookupAwkward, ::testing::ValuesIn(kAwkwardWidths));
 
 }  // namespace

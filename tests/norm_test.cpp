@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -79,6 +80,34 @@ TEST(NormBadInput, RowNormsShapes) {
   out.resize(2);
   EXPECT_INPUT_ERROR(backend::row_norms(m, out), "m[5] is inf");
   EXPECT_EQ(out, std::vector<float>(2, -7.0f)) << "out was written";
+}
+
+// Awkward sizes, random data, a poisoned output; the expected norms are summed in double here.
+double norm_in_double(std::span<const float> v) {
+  double squares = 0.0;
+  for (const float x : v) squares += double{x} * x;
+  return std::sqrt(squares);
+}
+
+class NormAwkward : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(NormAwkward, RowNormsOfARandomTableOverwriteThePoison) {
+  const std::int64_t d = GetParam();
+  const Matrix& m = init_table(Table::token, kAwkwardRows, d, 99);
+  std::vector<float> out(static_cast<std::size_t>(kAwkwardRows), kPoison);
+  backend::row_norms(m, out);
+  std::vector<float> expected;
+  for (std::int64_t r = 0; r < kAwkwardRows; ++r) {
+    expected.push_back(static_cast<float>(norm_in_double(m.row(r))));
+  }
+  EXPECT_TRUE(all_close("row norms", out, expected, {0.0, 1e-6}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, NormAwkward, ::testing::ValuesIn(kAwkwardWidths));
+
+TEST(Norm, LongRandomVector) {  // 70,001 elements: many blocks, the last one partly full
+  const Matrix& v = init_table(Table::token, 1, 70001, 99);
+  EXPECT_TRUE(close("norm", backend::l2_norm(v.row(0)), norm_in_double(v.row(0)), {0.0, 1e-6}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -75,6 +76,17 @@ TEST(ParamsBadInput, TableShapeDisagreesWithConfig) {
   EXPECT_INPUT_ERROR(backend::materialize({"tiny", 5, 4, 3, false}, 1, wte, wpe),
                      "wpe has shape (2, 4), expected (3, 4)");
   for (const float x : wte.view().flat()) ASSERT_EQ(x, 0.0f) << "wte was written";
+}
+
+// Awkward sizes and poisoned tables: every element must be overwritten with the shared init.
+TEST(Params, MaterializeAwkwardSizesOverwritesThePoison) {
+  const Config config{"awkward", kAwkwardVocab, kAwkwardWidths[0], kAwkwardRows, false};
+  Matrix wte = poisoned(config.vocab_size, config.d_model);
+  Matrix wpe = poisoned(config.context_length, config.d_model);
+  const ParameterReport report = backend::materialize(config, 99, wte, wpe);
+  EXPECT_EQ(report.total, (1031 + 37) * 259);
+  EXPECT_TRUE(all_close("wte", wte, init_table(Table::token, config.vocab_size, config.d_model, 99), kOneUlp));
+  EXPECT_TRUE(all_close("wpe", wpe, init_table(Table::position, config.context_length, config.d_model, 99), kOneUlp));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // (nn.Embedding(T, d)(arange(n))) and hand-worked cases.
 #include <cmath>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 
 namespace {
@@ -60,5 +61,23 @@ TEST(PositionBadInput, EmptyAndShapes) {
   EXPECT_INPUT_ERROR(backend::positions(wpe, 2, out), "out has shape (3, 2), expected (2, 2)");
   EXPECT_INPUT_ERROR(backend::positions(ConstFloatView(nullptr, 0, 2), 1, out), "wpe is empty");
 }
+
+// Awkward sizes, a random table, a poisoned output: every row n < T, the last one T - 1 too.
+class PositionAwkward : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(PositionAwkward, FirstRowsOverwriteThePoison) {
+  const std::int64_t d = GetParam();
+  const Matrix& wpe = init_table(Table::position, kAwkwardVocab, d, 99);  // T = 1,031
+  for (const std::int64_t n : {kAwkwardRows, kAwkwardVocab}) {
+    Matrix out = poisoned(n, d);
+    backend::positions(wpe, n, out);
+    for (std::int64_t t = 0; t < n; ++t) {
+      ASSERT_TRUE(all_close("n = " + std::to_string(n) + ": out row " + std::to_string(t),
+                            out.row(t), wpe.row(t), {}));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, PositionAwkward, ::testing::ValuesIn(kAwkwardWidths));
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "cuda/sim/api.hpp"
 
 #include "cuda/sim/launch.hpp"
+#include "cuda/sim/memory.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -19,29 +20,7 @@ thread_local cudaError_t t_last = cudaSuccess;     // what cudaGetLastError() re
 thread_local cudaError_t t_pending = cudaSuccess;  // what cudaDeviceSynchronize() returns
 thread_local std::string t_detail;
 
-constexpr std::size_t kAlignment = 256;
-
-// Every live cudaMalloc allocation: start address -> size. Never destroyed, so that a static
-// object may still call cudaFree while the program exits.
-struct Allocations {
-  std::mutex mutex;
-  std::map<std::uintptr_t, std::size_t> sizes;
-};
-Allocations& allocations() {
-  static auto* all = new Allocations;
-  return *all;
-}
-
-// True if [p, p + count) lies inside one allocation.
-bool on_device(const void* p, std::size_t count) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  std::lock_guard lock(allocations().mutex);
-  const auto& sizes = allocations().sizes;
-  auto it = sizes.upper_bound(a);
-  if (it == sizes.begin()) return false;
-  --it;
-  return a - it->first <= it->second && count <= it->second - (a - it->first);
-}
+bool on_device(const void* p, std::size_t count) { return detail::inside_allocation(p, count); }
 
 cudaError_t outside(const char* call, const char* what) {
   return detail::fail(cudaErrorInvalidValue, std::string(call) + ": the " + what +
@@ -71,29 +50,20 @@ cudaError_t cudaMalloc(void** ptr, std::size_t size) {
   if (ptr == nullptr) return fail(cudaErrorInvalidValue, "cudaMalloc: ptr is null");
   *ptr = nullptr;
   if (size == 0) return cudaSuccess;
-  constexpr std::size_t align = cudasim::kAlignment;
-  const std::size_t rounded = (size + align - 1) / align * align;
-  void* p = rounded < size ? nullptr : std::aligned_alloc(align, rounded);
+  void* p = cudasim::detail::allocate(size);  // poisoned, between guard pages: memory.hpp
   if (p == nullptr) {
     return fail(cudaErrorMemoryAllocation,
                 "cudaMalloc: cannot allocate " + std::to_string(size) + " bytes");
   }
-  std::memset(p, 0xff, rounded);  // "uninitialised": every float and double is a NaN
-  std::lock_guard lock(cudasim::allocations().mutex);
-  cudasim::allocations().sizes[reinterpret_cast<std::uintptr_t>(p)] = size;
   *ptr = p;
   return cudaSuccess;
 }
 
 cudaError_t cudaFree(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
-  {
-    std::lock_guard lock(cudasim::allocations().mutex);
-    if (cudasim::allocations().sizes.erase(reinterpret_cast<std::uintptr_t>(ptr)) == 0) {
-      return fail(cudaErrorInvalidValue, "cudaFree: pointer not from cudaMalloc, or already freed");
-    }
+  if (!cudasim::detail::release(ptr)) {
+    return fail(cudaErrorInvalidValue, "cudaFree: pointer not from cudaMalloc, or already freed");
   }
-  std::free(ptr);
   return cudaSuccess;
 }
 
@@ -142,6 +112,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorNoDevice: return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
     case cudaErrorAssert: return "cudaErrorAssert";
@@ -161,6 +132,7 @@ const char* cudaGetErrorString(cudaError_t error) {  // CUDA's own wording
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorAssert: return "device-side assert triggered";

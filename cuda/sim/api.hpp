@@ -3,6 +3,10 @@
 // Differences from CUDA worth knowing:
 // - cudaMalloc fills new memory with 0xff bytes (a float NaN), so a kernel that reads memory
 //   nobody wrote gets loud garbage instead of a lucky zero.
+// - Each allocation lies between guard pages: a kernel that reads or writes outside it fails
+//   with cudaErrorIllegalAddress, and last_error_detail() says which kernel, block and thread,
+//   read or write, and where the address lies ("12 bytes past the end of a 3,072-byte
+//   allocation"), like compute-sanitizer's memcheck. See memory.hpp for what is not caught.
 // - cudaMemcpy/cudaMemset check that the device side lies inside one cudaMalloc allocation.
 // - A failed launch is not sticky: once reported, the next calls succeed again.
 // - Streams exist but run synchronously: a launch or an *Async copy on any stream has finished
@@ -29,6 +33,7 @@ enum cudaError {
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
   cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,

@@ -1,5 +1,6 @@
 // The block scheduler: fibers, barriers, warp exchanges, and the report when a block is stuck.
 #include "cuda/sim/block.hpp"
+#include "cuda/sim/memory.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -107,6 +108,7 @@ std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lan
 Block::Block() {
   threads_.reserve(1024);  // the most threads a block can have
   os_thread_stack(&os_stack_bottom_, &os_stack_size_);
+  prepare_fault_handling();
 }
 
 // Wakes every sleeping fiber one last time so that it returns and gives its stack back.
@@ -133,18 +135,8 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   const dim3 b = launch.block;
   n_ = b.x * b.y * b.z;
   while (threads_.size() < n_) {  // a fiber for each thread, reused by the next blocks
-    const auto stack = stacks_.take();
-    const auto i = static_cast<unsigned>(threads_.size());
-    SimThread& t = threads_.emplace_back();
-    t.stack_bottom = detail::stack_bottom(stack);
-    // Boost's constructor runs the first lines of the fiber on the new stack and comes back. ASan
-    // is told (as a switch from this stack to itself) so that it keeps no frame of them.
-    void* fake_stack = nullptr;
-    asan_leave(&fake_stack, os_stack_bottom_, os_stack_size_);
-    t.fiber = ctx::fiber(std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack),
-                         ReturnToPool{&stacks_},
-                         [this, i](ctx::fiber&& from) { return body(i, std::move(from)); });
-    asan_arrive(fake_stack, nullptr, nullptr);
+    threads_.emplace_back();
+    new_fiber(static_cast<unsigned>(threads_.size() - 1));
   }
   if (b.x != shape_.x || b.y != shape_.y || b.z != shape_.z) {
     shape_ = b;
@@ -153,6 +145,7 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   for (unsigned i = 0; i < n_; ++i) threads_[i].wait = Wait::none;
   live_ = n_;
   aborting_ = false;
+  illegal_address_ = false;
   at_warp_op_.assign((n_ + 31) / 32, 0);
   error_.clear();
   error_code_ = cudaSuccess;
@@ -175,8 +168,47 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
     if (live_ > 0 && error_.empty()) release();  // the round is over
   }
   if (!error_.empty()) abandon();
+  for (const unsigned i : crashed_) {
+    // The old fiber cannot be resumed nor unwound: keep its handle (and stack) forever.
+    static auto* const graveyard = new std::vector<ctx::fiber>;
+    graveyard->push_back(std::move(threads_[i].fiber));
+    new_fiber(i);
+  }
+  crashed_.clear();
   t_block = nullptr;
   return error_;
+}
+
+void Block::new_fiber(unsigned i) {
+  const auto stack = stacks_.take();
+  SimThread& t = threads_[i];
+  t.stack_bottom = detail::stack_bottom(stack);
+  // Boost's constructor runs the first lines of the fiber on the new stack and comes back. ASan
+  // is told (as a switch from this stack to itself) so that it keeps no frame of them.
+  void* fake_stack = nullptr;
+  asan_leave(&fake_stack, os_stack_bottom_, os_stack_size_);
+  t.fiber = ctx::fiber(std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack),
+                       ReturnToPool{&stacks_},
+                       [this, i](ctx::fiber&& from) { return body(i, std::move(from)); });
+  asan_arrive(fake_stack, nullptr, nullptr);
+}
+
+const void* Block::running_stack_bottom() {
+  const Block* const block = t_block;
+  if (block == nullptr || block->running_ == kScheduler) return nullptr;
+  return block->threads_[block->running_].stack_bottom;
+}
+
+void Block::crash_running_thread(const std::string& what) {
+  Block& b = current("a memory access");
+  const unsigned i = b.running_;
+  if (b.error_.empty()) b.illegal_address_ = true;
+  b.fail(i, what.c_str());
+  b.threads_[i].wait = Wait::exited;
+  --b.live_;
+  b.crashed_.push_back(i);
+  b.switch_to(kScheduler);
+  std::abort();  // never resumed
 }
 
 // The life of one fiber: run the kernel as thread i of a block, sleep until the next block.

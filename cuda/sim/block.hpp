@@ -64,6 +64,14 @@ class Block {
 
   static Block& current(const char* what);  // the block running on this OS thread
   static bool inside_kernel();              // is a CUDA thread running on this OS thread?
+  /// The stack of the CUDA thread running on this OS thread; nullptr outside a kernel.
+  /// Async-signal-safe: the SIGSEGV handler calls it.
+  static const void* running_stack_bottom();
+  /// Ends the running CUDA thread after a bad memory access (see memory.hpp): the launch fails
+  /// with `what`, and the thread's fiber, stuck in the faulting frame, is set aside for good.
+  [[noreturn]] static void crash_running_thread(const std::string& what);
+  /// Whether the last run() failed because of a bad memory access.
+  bool illegal_address() const { return illegal_address_; }
   int barrier(std::source_location where, int predicate);
   void poison_shared(void* p, std::size_t size);
   std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
@@ -73,6 +81,7 @@ class Block {
   static constexpr unsigned kScheduler = ~0u;  // the OS thread's own context, not a CUDA thread
 
   boost::context::fiber body(unsigned i, boost::context::fiber&& from);
+  void new_fiber(unsigned i);     // a fresh fiber and stack for thread i
   void switch_to(unsigned next);  // returns when someone switches back
   void arrived(void* fake_stack, boost::context::fiber&& from);
   unsigned next_runnable();       // the next thread of this round, or kScheduler
@@ -102,6 +111,8 @@ class Block {
   std::vector<unsigned> at_warp_op_;  // per warp: lanes waiting at a warp operation
   bool aborting_ = false;
   bool quitting_ = false;
+  bool illegal_address_ = false;
+  std::vector<unsigned> crashed_;  // threads that faulted: their fibers need replacing
   std::string error_;
   cudaError_t error_code_ = cudaSuccess;
   std::vector<const void*> poisoned_;  // the __shared__ variables filled with 0xff in this block

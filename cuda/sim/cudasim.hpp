@@ -21,6 +21,8 @@
 // cooperative groups within a block. Refused at compile time with a message: textures and
 // surfaces, inline PTX, grid-wide sync, half precision, wmma, graphs. Refused at run time:
 // warp operations with a partial mask.
+// Memory: cudaMalloc'ed arrays lie between guard pages, so a kernel's out-of-bounds access
+// fails the launch with a memcheck-style report (cuda/sim/memory.hpp).
 #pragma once
 
 #include <math.h>  // C++'s <math.h> also puts sqrt(float) & co. in the global namespace, as CUDA

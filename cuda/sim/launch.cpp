@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <numeric>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cuda/sim/api.hpp"
 #include "cuda/sim/block.hpp"
+#include "cuda/sim/memory.hpp"
 
 namespace cudasim {
 namespace {
@@ -209,6 +212,14 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
 
   const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order};
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  // The blocks are taken in the thread order too (reverse: the last first; random: shuffled
+  // from the seed), so that a race between blocks shows in one order or another.
+  std::vector<std::uint64_t> shuffled;
+  if (s.order.order == Order::random && blocks <= (std::uint64_t{1} << 24)) {
+    shuffled.resize(blocks);
+    std::iota(shuffled.begin(), shuffled.end(), std::uint64_t{0});
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(s.order.seed + 1));
+  }
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -217,9 +228,12 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
   s.pool.run([&] {
     thread_local Block runner;  // one per worker: its stacks outlive the launch
     for (std::uint64_t i = 0; !failed.load() && (i = next.fetch_add(1)) < blocks;) {
-      const uint3 index{static_cast<unsigned>(i % grid.x),
-                        static_cast<unsigned>(i / grid.x % grid.y),
-                        static_cast<unsigned>(i / grid.x / grid.y)};
+      const std::uint64_t b = !shuffled.empty()                   ? shuffled[i]
+                              : s.order.order == Order::reverse ? blocks - 1 - i
+                                                                : i;
+      const uint3 index{static_cast<unsigned>(b % grid.x),
+                        static_cast<unsigned>(b / grid.x % grid.y),
+                        static_cast<unsigned>(b / grid.x / grid.y)};
       std::string why;
       cudaError_t why_code = cudaErrorLaunchFailure;
       try {
@@ -232,12 +246,17 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
         std::lock_guard error_lock(error_mutex);
         if (!failed.exchange(true)) {
           error = std::move(why);
-          code = why_code == cudaSuccess ? cudaErrorLaunchFailure : why_code;
+          code = runner.illegal_address() ? cudaErrorIllegalAddress
+                 : why_code == cudaSuccess ? cudaErrorLaunchFailure : why_code;
         }
       }
     }
   });
-  if (failed.load()) fail_launch(error, code);
+  if (std::string slack = check_slack(); !slack.empty() && !failed.load()) {  // memory.hpp
+    fail_launch("kernel '" + std::string(name) + "': " + slack, cudaErrorIllegalAddress);
+  } else if (failed.load()) {
+    fail_launch(error, code);
+  }
 }
 
 }  // namespace detail

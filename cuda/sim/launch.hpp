@@ -15,8 +15,10 @@
 
 namespace cudasim {
 
-/// The order in which the runnable threads of a block are resumed in each scheduling round.
-/// A missing __syncthreads() can give the right answer in one order and a wrong one in another.
+/// The order in which the runnable threads of a block are resumed in each scheduling round,
+/// and in which the blocks of a grid are taken by the workers (with one worker, the order they
+/// run in). A missing __syncthreads() can give the right answer in one order and a wrong one
+/// in another.
 enum class Order { forward, reverse, random };
 
 struct ThreadOrder {

@@ -97,6 +97,34 @@ TEST_F(ThreadOrder, OrdersAreWhatTheySayAndRandomIsReproducible) {
   EXPECT_NE(positions(cudasim::Order::random, 5), forward);
 }
 
+// Records the position at which each block ran (thread 0 of each block counts).
+__global__ void block_position(int* counter, int* position) {
+  if (threadIdx.x == 0) position[blockIdx.x] = atomicAdd(counter, 1);
+}
+
+std::vector<int> block_positions(cudasim::Order order, unsigned seed = 0) {
+  cudasim::set_thread_order(order, seed);
+  DeviceBuffer<int> counter(std::vector<int>{0}), position(40);
+  ANDREA_LAUNCH(block_position, 40, 32, counter.ptr, position.ptr);
+  ANDREA_CUDA_CHECK_LAUNCH();
+  return position.get(40);
+}
+
+// With one worker, the blocks run one after the other in the thread order too, so that a race
+// between blocks shows in one order and every run gives the same result.
+TEST_F(ThreadOrder, BlocksFollowTheOrderWithOneWorker) {
+  cudasim::set_worker_threads(1);
+  const auto forward = block_positions(cudasim::Order::forward);
+  const auto reverse = block_positions(cudasim::Order::reverse);
+  for (int i = 0; i < 40; ++i) {
+    EXPECT_EQ(forward[i], i);
+    EXPECT_EQ(reverse[i], 39 - i);
+  }
+  EXPECT_EQ(block_positions(cudasim::Order::random, 5), block_positions(cudasim::Order::random, 5));
+  EXPECT_NE(block_positions(cudasim::Order::random, 5), forward);
+  cudasim::set_worker_threads(0);
+}
+
 TEST(ThreadOrderSyntax, ParsesTheEnvironmentVariable) {
   using cudasim::Order;
   EXPECT_EQ(cudasim::parse_thread_order("forward")->order, Order::forward);

@@ -3,6 +3,9 @@
 // (SKIP_RETURN_CODE) to report them as skipped.
 #include <gtest/gtest.h>
 
+#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
+#include "cuda/runtime.hpp"
+#endif
 #if defined(ANDREA_BACKEND_GPU)
 #include <cstdio>
 #include <string>
@@ -13,6 +16,11 @@
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
+  // One OS thread runs the blocks one after the other, in the order CUDASIM_ORDER gives: a
+  // kernel whose blocks step on each other fails the same way in every run.
+  cudasim::set_worker_threads(1);
+#endif
 #if defined(ANDREA_BACKEND_GPU)
   std::string reason;
   if (!::testing::GTEST_FLAG(list_tests) && !andrea::cuda::device_available(&reason)) {

@@ -1,0 +1,42 @@
+// Device memory with guard pages, and the report of a kernel's bad memory access (internal to
+// cudasim). Each cudaMalloc allocation has pages of its own:
+//
+//   [ guard, 64 KiB ][ slack | the allocation, 256-byte aligned | slack < 256 ][ guard, 64 KiB ]
+//                      \__ rest of the first page                             /
+//
+// The end of the allocation (rounded up to 256 bytes, CUDA's alignment) touches the guard above
+// it, so a kernel that reads or writes past the end faults at once, usually at the first
+// element too many. An access that falls in the slack instead (past an end that is not a
+// multiple of 256 bytes, or below a start that is not at a page boundary) does not fault: the
+// slack is filled with 0xff bytes, a read gives a NaN, and a write is found after the kernel
+// ends by check_slack(), without the block and thread that wrote.
+//
+// A fault inside a kernel (guard page, null or wild pointer) is turned into a launch failure:
+// the SIGSEGV handler makes the faulting CUDA thread call on_fault(), which describes the access
+// like compute-sanitizer's memcheck and ends that thread. The rest of the program goes on.
+// x86-64 Linux only; elsewhere a bad access crashes the program as before.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cudasim::detail {
+
+/// New device memory of `size` bytes (> 0), every byte 0xff; nullptr if there is no memory.
+void* allocate(std::size_t size);
+/// Frees an allocation; false if p is not the start of a live one.
+bool release(void* p);
+/// True if [p, p + count) lies inside one live allocation.
+bool inside_allocation(const void* p, std::size_t count);
+/// Where `address` lies: "12 bytes past the end of a 3,072-byte allocation at 0x...", or
+/// "not inside or near any cudaMalloc allocation" (or "a null pointer").
+std::string describe_address(std::uintptr_t address);
+/// Looks for bytes written in the slack of every allocation (see above), repaints it, and
+/// describes the first one found ("" if none).
+std::string check_slack();
+/// Installs the SIGSEGV handler (once per process) and, if the calling OS thread has none, an
+/// alternate signal stack. Called by every OS thread that runs blocks.
+void prepare_fault_handling();
+
+}  // namespace cudasim::detail
