@@ -18,3 +18,12 @@ void check_writable(const std::string& path);
 void write_npy(const std::string& path, ConstFloatView m);
 
 }  // namespace andrea::cli
+
+namespace andrea::cli {
+
+/// Reads a 2-D float32 .npy file ('<f4', C order, NPY format 1.0 or 2.0) as written by
+/// write_npy or numpy.save. Throws andrea::InputError naming the file when it cannot be
+/// read, is not .npy, or holds another dtype, order or number of dimensions.
+Matrix read_npy(const std::string& path);
+
+}  // namespace andrea::cli

@@ -19,7 +19,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 LESSONS = {"L01": "lookup", "L02": "norm", "L03": "dot product", "L04": "position table",
-           "L05": "combine", "L06": "parameter count"}
+           "L05": "combine", "L06": "parameter count", "L09": "training"}
 POINTS = {"cpu": 5, "cudasim": 5}
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-[\w-]+)?/(.+)$")
 

@@ -72,6 +72,11 @@ void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwt
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
 /// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
+/// pair_scores and row_gradients (lesson 9): wte, wout (V, d) non-empty and the same shape,
+/// centres (P >= 1) and targets (P, 1 + k) in [0, V).
+void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets);
+/// score_gradients: scores (P, 1 + k) non-empty and finite, grads the same shape.
+void score_gradients_args(ConstFloatView scores, ConstFloatView grads);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 
