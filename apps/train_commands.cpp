@@ -102,6 +102,7 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--epochs", options_.epochs, "passes over the corpus (default 5)");
   train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0 (default 0.025)");
   train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off (default 1e-4)");
+  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 1)");
   train_->add_option("--seed", options_.seed, "Philox seed of the init and every draw (default 1337)");
   train_->add_option("--out", out_, "wte to this .npy; wout to *.out.npy, the vocabulary to *.vocab.txt (default embeddings.npy)");
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
@@ -112,12 +113,14 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   similar_->add_option("words", words_, "words (default: cat dog pet tuesday xylophone)");
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
+  similar_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
   similar_->add_option("--init-seed", init_seed_, "use the untrained table instead: the init W started from, with this seed");
 
   neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
   neighbors_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
   neighbors_->add_option("-k", k_, "how many (default 10)");
+  neighbors_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
 }
 
 bool TrainingCommands::chosen() const { return train_->parsed() || similar_->parsed() || neighbors_->parsed(); }
@@ -177,12 +180,15 @@ int TrainingCommands::run_train() const {
   for (const std::string& w : kSourceWords) {
     if (vocab.find(w)) shown.push_back(w);
   }
-  if (shown.size() >= 2) {
-    fmt::print("cosine similarity of wte rows:\n");
-    print_matrix(word_cosines(tables.wte, vocab, shown), shown);
+  const Matrix wte_centred = centred(tables.wte);
+  for (const bool centre : {false, true}) {
+    const ConstFloatView table = centre ? wte_centred.view() : tables.wte.view();
+    fmt::print("{}\n", centre ? "--- centred: the mean row subtracted first (similar --centre)"
+                              : "--- raw rows of wte (similar)");
+    if (shown.size() >= 2) print_matrix(word_cosines(table, vocab, shown), shown);
+    if (vocab.find("cat")) print_neighbors(table, vocab, "cat", 10);
+    if (!pairs_.empty()) print_pairs(table, vocab, pairs_);
   }
-  if (vocab.find("cat")) print_neighbors(tables.wte, vocab, "cat", 10);
-  if (!pairs_.empty()) print_pairs(tables.wte, vocab, pairs_);
   return 0;
 }
 
@@ -192,19 +198,22 @@ int TrainingCommands::run_similar() const {
   for (const std::string& word : words) w.vocab.at(word);  // unknown words: an error before any output
   if (!svg_.empty()) check_writable(svg_);
   if (init_seed_ >= 0) reset_to_init(w.table, static_cast<std::uint64_t>(init_seed_));
+  if (centre_) w.table = centred(w.table);
   const Matrix cos = word_cosines(w.table, w.vocab, words);
   print_matrix(cos, words);
   if (!pairs_.empty()) print_pairs(w.table, w.vocab, pairs_);
   if (!svg_.empty()) {
     write_heatmap_svg(svg_, cos, words,
-                      init_seed_ >= 0 ? fmt::format("before training (init, seed {})", init_seed_)
-                                      : fmt::format("after training ({})", weights_));
+                      fmt::format("{}{}", init_seed_ >= 0 ? fmt::format("before training (init, seed {})", init_seed_)
+                                                          : "after training",
+                                  centre_ ? ", centred" : ""));
   }
   return 0;
 }
 
 int TrainingCommands::run_neighbors() const {
-  const Weights w = load(weights_);
+  Weights w = load(weights_);
+  if (centre_) w.table = centred(w.table);
   if (k_ < 1) throw InputError(fmt::format("-k {} is not >= 1", k_));
   print_neighbors(w.table, w.vocab, words_.front(), k_);
   return 0;

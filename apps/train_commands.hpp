@@ -23,7 +23,7 @@ class TrainingCommands {
   training::TrainOptions options_;
   std::string corpus_ = "/usr/share/wordnet", out_ = "embeddings.npy", pairs_, weights_;
   std::int64_t min_count_ = 3, k_ = 10, init_seed_ = -1;
-  bool quiet_ = false;
+  bool quiet_ = false, centre_ = false;
   std::vector<std::string> words_;
   std::string svg_;
   int run_train() const;

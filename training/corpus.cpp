@@ -107,7 +107,8 @@ Corpus read_text(const std::string& path) {
 Corpus read_corpus(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return read_wordnet(path);
-  if (!std::filesystem::exists(path, ec) && path == default_wordnet_dir) return read_wordnet(path);
+  const bool folder = path == default_wordnet_dir || path.ends_with('/');
+  if (folder && !std::filesystem::exists(path, ec)) return read_wordnet(path);  // says how to install
   return read_text(path);
 }
 

@@ -37,7 +37,8 @@ Corpus read_wordnet(const std::string& dir);
 /// cannot be read or holds no word.
 Corpus read_text(const std::string& path);
 
-/// read_wordnet for a folder, read_text for a file.
+/// read_wordnet for a folder (or a missing path ending in '/', or the default folder:
+/// the error says how to install WordNet), read_text for a file.
 Corpus read_corpus(const std::string& path);
 
 }  // namespace andrea::training

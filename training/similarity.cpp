@@ -9,6 +9,20 @@
 
 namespace andrea::training {
 
+Matrix centred(ConstFloatView table) {
+  std::vector<double> mean(static_cast<std::size_t>(table.cols()), 0.0);
+  for (std::int64_t v = 0; v < table.rows(); ++v) {
+    for (std::int64_t c = 0; c < table.cols(); ++c) mean[static_cast<std::size_t>(c)] += table(v, c);
+  }
+  Matrix out(table.rows(), table.cols());
+  for (std::int64_t v = 0; v < table.rows(); ++v) {
+    for (std::int64_t c = 0; c < table.cols(); ++c) {
+      out(v, c) = static_cast<float>(table(v, c) - mean[static_cast<std::size_t>(c)] / static_cast<double>(table.rows()));
+    }
+  }
+  return out;
+}
+
 Matrix word_cosines(ConstFloatView table, const Vocabulary& vocab, const std::vector<std::string>& words) {
   std::vector<std::int32_t> ids;
   for (const std::string& w : words) ids.push_back(vocab.at(w));

@@ -10,6 +10,13 @@
 
 namespace andrea::training {
 
+/// The table minus its mean row: row v - (1/V) sum_u row u. Skip-gram's rows all share one
+/// direction (every word must score low against the frequent words drawn as negatives; Mimno
+/// and Thompson, "The strange geometry of skip-gram with negative sampling", EMNLP 2017),
+/// which lifts every raw cosine; centring removes it (Mu and Viswanath, "All-but-the-Top",
+/// ICLR 2018, step 1).  table (V, d_model) -> (V, d_model); the mean summed in double.
+Matrix centred(ConstFloatView table);
+
 /// out[i][j] = cos(table[id of words[i]], table[id of words[j]]).  table (V, d_model).
 /// Throws andrea::InputError naming the first word not in the vocabulary.
 Matrix word_cosines(ConstFloatView table, const Vocabulary& vocab, const std::vector<std::string>& words);

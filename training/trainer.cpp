@@ -64,6 +64,9 @@ void validate(const TrainOptions& o) {
   if (!std::isfinite(o.lr) || !(o.lr > 0.0)) {
     throw InputError(fmt::format("learning rate {} is not a finite number > 0", o.lr));
   }
+  if (!std::isfinite(o.init_scale) || !(o.init_scale > 0.0)) {
+    throw InputError(fmt::format("init scale {} is not a finite number > 0", o.init_scale));
+  }
   if (!std::isfinite(o.subsample) || o.subsample < 0.0) {
     throw InputError(fmt::format("subsample threshold {} is not a finite number >= 0", o.subsample));
   }
@@ -77,7 +80,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   const auto words = static_cast<std::int64_t>(ids.size());
   Tables tables{Matrix(V, d), Matrix(V, d)};
   for (std::int64_t e = 0; e < V * d; ++e) {
-    tables.wte.view().data()[e] = init_value(o.seed, Table::token, e, d);
+    tables.wte.view().data()[e] = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
   }
   const std::vector<double> keep = keep_probabilities(vocab, o.subsample);
   const NegativeSampler sample(vocab);

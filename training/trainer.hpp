@@ -19,12 +19,13 @@ struct TrainOptions {
   std::int64_t epochs = 5;        ///< passes over the corpus
   double lr = 0.025;              ///< learning rate at the start, decaying linearly
   double subsample = 1e-4;        ///< t of the subsampling rule; 0 keeps every word
+  double init_scale = 1.0;        ///< wte starts as init_scale * the course's init
   std::uint64_t seed = default_seed;
 };
 
 /// Throws andrea::InputError when d_model, window, negatives or epochs is not a
 /// positive number (or above its limit: window <= 1000, negatives <= 1000, d_model <=
-/// 65536), lr is not finite and > 0, or subsample is negative or not finite.
+/// 65536), lr or init_scale is not finite and > 0, or subsample is negative or not finite.
 void validate(const TrainOptions& o);
 
 /// Where a run stands, handed to the progress callback about 4 times a second and at the
@@ -44,7 +45,8 @@ struct Tables {
 };
 
 /// Trains SGNS on `ids` (the encoded corpus; sentence_starts as in Corpus):
-///   wte starts as the course's init, N(0, 1) / sqrt(d_model) via Philox (seed), wout at 0
+///   wte starts as init_scale times the course's init, N(0, 1) / sqrt(d_model) via Philox
+///   (seed), wout at 0
 ///   (word2vec's choice: with both at 0 every gradient would be 0);
 ///   per epoch, per sentence: subsample, then for each kept word c a window of
 ///   b = 1 + (Philox % window) kept words on each side (word2vec's shrunk window), each
