@@ -2,9 +2,10 @@
 # Tests the grader itself (CI runs it):
 #   1. the untouched exercise stubs        -> 0 points, every lesson "not implemented"
 #   2. the solutions dropped into lessons/ -> full marks
-#   3. two deliberate bugs in the solutions -> the right tests fail, with a useful message:
+#   3. deliberate bugs in the solutions -> the right tests fail, with a useful message:
 #        the batch index used as the position (cuda/combine.cu, lesson 5)
 #        a reduction missing its __syncthreads (cuda/norm.cu, lesson 2)
+#        the output row's gradient multiplied by itself, not the centre row (reference/training.cpp, lesson 9)
 # Usage: lessons/test_grader.sh [work-dir]   (CPU backends only: -DANDREA_CUDA=OFF)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,21 +26,23 @@ grade() {  # grade LESSONS_DIR BUILD_DIR REPORT
 
 echo "== 1. the stubs"
 grade "$root/lessons" "$work/build-stubs" "$work/stubs.txt"
-expect "$work/stubs.txt" "^total +0\.0/60$" "stubs total"
-for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine" "L06 parameter count"; do
+expect "$work/stubs.txt" "^total +0\.0/70$" "stubs total"
+for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine" "L06 parameter count" "L09 training"; do
   expect "$work/stubs.txt" "^$lesson +not implemented +not implemented .* 0\.0/10$" "stubs $lesson"
 done
 
 echo "== 2. the solutions"
 python3 "$root/lessons/make_exercises.py" --solutions "$work/solutions" >/dev/null
 grade "$work/solutions" "$work/build-solutions" "$work/solutions.txt"
-expect "$work/solutions.txt" "^total +60\.0/60$" "solutions total"
+expect "$work/solutions.txt" "^total +70\.0/70$" "solutions total"
 
 echo "== 3. two deliberate bugs"
 cp -r "$work/solutions" "$work/wrong"
 sed -i 's|const std::int64_t t = r % n;  // the position inside the sequence|const std::int64_t t = r / n;  // BUG: the batch index|' "$work/wrong/05_combine/combine.cu"
 sed -i '/if (tid < active) partial\[tid\] += partial\[tid + active\];/{n;d}' "$work/wrong/02_norm/norm.cu"
+sed -i 's|dv\[c\] = g \* u\[c\];   // d(u . v)/dv = u|dv[c] = g * v[c];  // BUG: v, not u|' "$work/wrong/09_training/training.cpp"
 grep -q "BUG: the batch index" "$work/wrong/05_combine/combine.cu" || fail "could not plant the combine bug"
+grep -q "BUG: v, not u" "$work/wrong/09_training/training.cpp" || fail "could not plant the training bug"
 [ "$(grep -c "__syncthreads" "$work/wrong/02_norm/norm.cu")" -lt "$(grep -c "__syncthreads" "$work/solutions/02_norm/norm.cu")" ] ||
   fail "could not plant the missing barrier"
 grade "$work/wrong" "$work/build-solutions" "$work/wrong.txt"
@@ -47,8 +50,10 @@ expect "$work/wrong.txt" "^L05 combine +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" 
 expect "$work/wrong.txt" "L05-cudasim Combine\.BatchUsesPositionInSequenceNotBatchIndex: .*first wrong element \[1, 0\] expected 101 got 1" "position bug message"
 expect "$work/wrong.txt" "^L05 combine +([0-9]+)/\\1 pass" "the C++ combine still passes"
 expect "$work/wrong.txt" "L02-cudasim .*(first wrong element|expected)" "missing barrier message"
+expect "$work/wrong.txt" "L09-cpu Training\.RowGradientsMatchPyTorch: .*dtarget.*first wrong element" "training gradient bug message"
+expect "$work/wrong.txt" "^L09 training +[0-9]+/[0-9]+ pass +([0-9]+)/\\1 pass" "the CUDA training step still passes"
 expect "$work/wrong.txt" "^L01 lookup .* 10\.0/10$" "untouched lesson keeps full marks"
-if grep -Eq "^total +60\.0/60$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
+if grep -Eq "^total +70\.0/70$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
 
 echo "grader: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
