@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 
 #include "apps/npy.hpp"
 #include "apps/heatmap.hpp"
@@ -107,6 +108,7 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--out", out_, "wte to this .npy; wout to *.out.npy, the vocabulary to *.vocab.txt (default embeddings.npy)");
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
+  train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
   similar_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
@@ -140,6 +142,19 @@ int TrainingCommands::run_train() const {
   const Corpus corpus = read_corpus(corpus_);
   const Vocabulary vocab = build_vocabulary(corpus, min_count_);
   const std::vector<std::int32_t> ids = encode(corpus, vocab);
+  if (!dump_.empty()) {  // the same text for another trainer (bench/training_vs_fasttext.sh)
+    check_writable(dump_);
+    std::ofstream out(dump_, std::ios::trunc);
+    for (std::int64_t s = 0; s < corpus.sentences(); ++s) {
+      for (std::int64_t i = corpus.sentence_starts[static_cast<std::size_t>(s)];
+           i < corpus.sentence_starts[static_cast<std::size_t>(s) + 1]; ++i) {
+        out << vocab.words[static_cast<std::size_t>(ids[static_cast<std::size_t>(i)])]
+            << (i + 1 < corpus.sentence_starts[static_cast<std::size_t>(s) + 1] ? ' ' : '\n');
+      }
+    }
+    if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", dump_));
+    return 0;
+  }
   fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n", corpus.source,
              corpus.words.size(), corpus.sentences());
   fmt::print("vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} times\n",

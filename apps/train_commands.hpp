@@ -25,7 +25,7 @@ class TrainingCommands {
   std::int64_t min_count_ = 3, k_ = 10, init_seed_ = -1;
   bool quiet_ = false, centre_ = false;
   std::vector<std::string> words_;
-  std::string svg_;
+  std::string svg_, dump_;
   int run_train() const;
   int run_similar() const;
   int run_neighbors() const;
