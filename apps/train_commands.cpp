@@ -103,7 +103,7 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--epochs", options_.epochs, "passes over the corpus (default 5)");
   train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0 (default 0.025)");
   train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off (default 1e-4)");
-  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 1)");
+  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 0.1)");
   train_->add_option("--seed", options_.seed, "Philox seed of the init and every draw (default 1337)");
   train_->add_option("--out", out_, "wte to this .npy; wout to *.out.npy, the vocabulary to *.vocab.txt (default embeddings.npy)");
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");

@@ -19,7 +19,7 @@ struct TrainOptions {
   std::int64_t epochs = 5;        ///< passes over the corpus
   double lr = 0.025;              ///< learning rate at the start, decaying linearly
   double subsample = 1e-4;        ///< t of the subsampling rule; 0 keeps every word
-  double init_scale = 1.0;        ///< wte starts as init_scale * the course's init
+  double init_scale = 0.1;        ///< wte starts as init_scale * the course's init
   std::uint64_t seed = default_seed;
 };
 
@@ -45,8 +45,10 @@ struct Tables {
 };
 
 /// Trains SGNS on `ids` (the encoded corpus; sentence_starts as in Corpus):
-///   wte starts as init_scale times the course's init, N(0, 1) / sqrt(d_model) via Philox
-///   (seed), wout at 0
+///   wte starts as init_scale times the course's init N(0, 1) / sqrt(d_model) via Philox
+///   (seed): 0.1 gives a standard deviation of 0.0125 at d_model 64, the order of
+///   fastText's uniform(+-1/d_model) (0.009) and word2vec's uniform(+-0.5/d_model) (0.0045),
+///   so that what is learned, not the random start, dominates rare words; wout starts at 0
 ///   (word2vec's choice: with both at 0 every gradient would be 0);
 ///   per epoch, per sentence: subsample, then for each kept word c a window of
 ///   b = 1 + (Philox % window) kept words on each side (word2vec's shrunk window), each
