@@ -13,6 +13,8 @@ namespace andrea::training {
 
 namespace {
 
+constexpr std::int64_t kMaxSentence = 1000;
+
 void positive(const char* what, std::int64_t value, std::int64_t limit) {
   if (value < 1 || value > limit) {
     throw InputError(fmt::format("{} {} is not in [1, {}]", what, value, limit));
@@ -85,9 +87,11 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   const std::vector<double> keep = keep_probabilities(vocab, o.subsample);
   const NegativeSampler sample(vocab);
 
+  // A batch is one sentence, cut into pieces of at most kMaxSentence words (as word2vec's
+  // MAX_SENTENCE_LENGTH): a text without line breaks must not make one giant batch.
   std::int64_t longest = 1;
   for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
-    longest = std::max(longest, sentence_starts[s + 1] - sentence_starts[s]);
+    longest = std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
   }
   reference::TrainingScratch scratch(V, d, longest * 2 * o.window, K1);
   Batch batch;
@@ -111,8 +115,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
 
   for (std::int64_t epoch = 0; epoch < o.epochs; ++epoch) {
     progress.epoch = epoch;
-    for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
-      const std::int64_t begin = sentence_starts[s], end = sentence_starts[s + 1];
+    const auto step = [&](std::int64_t begin, std::int64_t end) {  // one batch: words [begin, end)
       make_pairs(ids, begin, end, epoch, o, keep, sample, batch);
       const double done = static_cast<double>(progress.words_done) / static_cast<double>(progress.words_total);
       progress.lr = o.lr * std::max(1e-4, 1.0 - done);
@@ -125,6 +128,11 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
       }
       progress.words_done += end - begin;
       report(false);
+    };
+    for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
+      for (std::int64_t at = sentence_starts[s]; at < sentence_starts[s + 1]; at += kMaxSentence) {
+        step(at, std::min(at + kMaxSentence, sentence_starts[s + 1]));
+      }
     }
     report(true);  // at the end of every epoch
   }

@@ -53,7 +53,8 @@ struct Tables {
 ///   per epoch, per sentence: subsample, then for each kept word c a window of
 ///   b = 1 + (Philox % window) kept words on each side (word2vec's shrunk window), each
 ///   context o giving one pair with k negatives from unigram^0.75;
-///   one sentence's pairs make one batch, one reference::sgns_step;
+///   one sentence's pairs make one batch, one reference::sgns_step (a sentence longer
+///   than 1,000 words is cut into pieces of 1,000, as word2vec does);
 ///   lr = lr0 * max(1e-4, 1 - words_done / (epochs * words)), linear decay as word2vec.
 /// Single-threaded: the result depends only on the inputs and the seed.
 Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> sentence_starts,
