@@ -116,7 +116,8 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
   similar_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
-  similar_->add_option("--init-seed", init_seed_, "use the untrained table instead: the init W started from, with this seed");
+  similar_->add_option("--init-seed", init_seed_, "use the untrained table instead: the init W started from, with this seed")
+      ->check(CLI::NonNegativeNumber);
 
   neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
   neighbors_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
