@@ -4,9 +4,11 @@
 #            libboost-context-dev libcli11-dev libbenchmark-dev
 #            python3 (cuda/sim/cu2cpp.py turns each .cu into C++ for the CPU execution layer)
 #   goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
+#   lesson 9: wordnet-base (the training corpus, /usr/share/wordnet), fasttext (bench/ comparison)
 set -euo pipefail
 packages=(cmake g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-          libboost-context-dev libcli11-dev libbenchmark-dev python3 python3-numpy)
+          libboost-context-dev libcli11-dev libbenchmark-dev python3 python3-numpy
+          wordnet-base fasttext)
 [ "${ANDREA_SKIP_TORCH:-0}" = 1 ] || packages+=(python3-torch)
 missing=()
 for p in "${packages[@]}"; do

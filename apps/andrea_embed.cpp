@@ -13,6 +13,7 @@
 #include "apps/file_options.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/npy.hpp"
+#include "apps/train_commands.hpp"
 #include "reference/check.hpp"
 #include "reference/errors.hpp"
 #include "reference/init.hpp"
@@ -238,6 +239,7 @@ int main(int argc, char** argv) {
   auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
   cli::add_file_options(app, o.files);
+  cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
   CLI11_PARSE(app, argc, argv);
   o.has_ids = ids->count() > 0;
   o.has_ids_file = file->count() > 0;
@@ -245,6 +247,7 @@ int main(int argc, char** argv) {
   o.has_out = out->count() > 0;
   o.has_backend = backend->count() > 0;
   try {
+    if (training.chosen()) return training.run();
     return run(o);
   } catch (const andrea::InputError& e) {
     fmt::print(stderr, "andrea-embed: error: {}\n", e.what());

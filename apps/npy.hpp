@@ -27,4 +27,9 @@ namespace andrea::cli {
 /// refuses the path or the file cannot be written.
 void write_file(const std::string& path, std::string_view bytes);
 
+/// Reads a 2-D float32 .npy file ('<f4', C order, NPY format 1.0 or 2.0) as written by
+/// write_npy or numpy.save. Throws andrea::InputError naming the file when it cannot be
+/// read, is not .npy, or holds another dtype, order or number of dimensions.
+Matrix read_npy(const std::string& path);
+
 }  // namespace andrea::cli

@@ -427,9 +427,51 @@ def piece_position_schemes(T):
     return cases
 
 
+def piece_training(T):
+    """Lesson 9: one SGD step of skip-gram with negative sampling, by autograd.
+
+    Two sentences over V = 6 words (0 <unk>, 1 the, 2 cat, 3 dog, 4 sat, 5 mat):
+    "the cat sat" and "the dog sat", window 1, k = 2 fixed negatives per pair.
+    loss = sum_p [-log sigmoid(s[p][0]) - sum_j>=1 log sigmoid(-s[p][j])],
+    s[p][j] = wte[centres[p]] . wout[targets[p][j]]; then w -= lr * dloss/dw.
+    """
+    cfg = {"vocab_size": 6, "d_model": 2, "context_length": 1}
+    wte = T["training_wte"]
+    wout = torch.tensor([[0.0, 0.0], [0.5, -0.25], [0.25, 0.5], [-0.5, 0.75],
+                         [1.0, 0.5], [-0.25, -1.0]], dtype=torch.float32)
+    # (centre, context) within 1 word: [the cat sat] = [1 2 4], [the dog sat] = [1 3 4].
+    centres = [1, 2, 2, 4, 1, 3, 3, 4]
+    targets = [[2, 5, 3], [1, 4, 5], [4, 5, 1], [2, 3, 3],   # column 0 the context,
+               [3, 2, 5], [1, 4, 5], [4, 2, 5], [3, 5, 1]]   # then 2 fixed negatives
+    # wte rows 0 and 5 are never a centre, wout row 0 never a target: they must not move.
+    lr = 0.5
+    w_in = wte.clone().requires_grad_(True)
+    w_out = wout.clone().requires_grad_(True)
+    u = w_in[torch.tensor(centres)]                      # (P, d): the centre rows
+    u.retain_grad()
+    v = w_out[torch.tensor(targets)]                     # (P, 1 + k, d): the target rows
+    v.retain_grad()
+    scores = (u[:, None, :] * v).sum(-1)                 # (P, 1 + k)
+    scores.retain_grad()
+    sign = torch.tensor([1.0, -1.0, -1.0])               # context +, negatives -
+    loss = -F.logsigmoid(sign * scores).sum()
+    loss.backward()
+    with torch.no_grad():
+        wte_after = w_in - lr * w_in.grad                # dense SGD: untouched rows get 0 grad
+        wout_after = w_out - lr * w_out.grad
+    return [{"name": "two-sentences", "config": cfg, "tolerance": {"abs": 1e-6, "rel": 1e-5},
+             "words": ["<unk>", "the", "cat", "dog", "sat", "mat"],
+             "wte": wte.tolist(), "wout": wout.tolist(), "centres": centres, "targets": targets,
+             "lr": lr, "scores": scores.tolist(), "grads": scores.grad.tolist(),
+             "loss": loss.item(), "dcentre": u.grad.tolist(),
+             "dtarget": v.grad.reshape(-1, 2).tolist(),
+             "wte_after": wte_after.tolist(), "wout_after": wout_after.tolist()}]
+
+
 PIECES = {"init": piece_init, "lookup": piece_lookup, "norm": piece_norm, "dot": piece_dot,
           "position": piece_position, "combine": piece_combine, "params": piece_params,
-          "position_schemes": piece_position_schemes, "backward": piece_backward}
+          "position_schemes": piece_position_schemes, "backward": piece_backward,
+          "training": piece_training}
 
 
 # --- Driver -------------------------------------------------------------------------
@@ -440,7 +482,8 @@ def generate(out_dir):
     T = {"tiny_wte": t(init_table(TINY, TOKEN)), "tiny_wpe": t(init_table(TINY, POSITION)),
          "odd_wte": t(init_table(ODD, TOKEN)), "odd_wpe": t(init_table(ODD, POSITION)),
          "wte": t(init_table(ANDREA, TOKEN)), "wpe": t(init_table(ANDREA, POSITION)),
-         "ids": example_ids(1024, ANDREA["vocab_size"])}
+         "ids": example_ids(1024, ANDREA["vocab_size"]),
+         "training_wte": t(init_table({"vocab_size": 6, "d_model": 2, "context_length": 1}, TOKEN))}
     os.makedirs(out_dir, exist_ok=True)
     for piece, make in PIECES.items():
         doc = {"generator": "golden/generate.py", "torch_version": torch.__version__,

@@ -42,6 +42,7 @@ LESSONS = {  # lesson folder -> piece
     "06_parameter_count": "params",
     "07_position_schemes": "sinusoidal rope",  # two pieces: one file per idea
     "08_backward": "backward",
+    "09_training": "training",
 }
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")

@@ -11,6 +11,7 @@
 #        RoPE pairs (i, i + d/2) taken for (2i, 2i + 1) (reference/rope.cpp, lesson 7)
 #        sin and cos swapped in the sinusoidal table (cuda/sinusoidal.cu, lesson 7)
 #        a plain += instead of atomicAdd, which loses updates (cuda/backward.cu, lesson 8)
+#        the output row's gradient multiplied by itself, not the centre row (reference/training.cpp, lesson 9)
 # Usage: lessons/test_grader.sh [work-dir]   (CPU backends only: -DANDREA_CUDA=OFF)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +66,8 @@ grep -q "x(r, i + d / 2)" "$work/wrong/07_position_schemes/rope.cpp" || fail "co
 grep -q "make_float2(static_cast<float>(cos(angle))" "$work/wrong/07_position_schemes/sinusoidal.cu" ||
   fail "could not plant the sin/cos swap"
 grep -q "BUG: not atomic" "$work/wrong/08_backward/backward.cu" || fail "could not plant the lost-update bug"
+sed -i 's|dv\[c\] = g \* u\[c\];   // d(u . v)/dv = u|dv[c] = g * v[c];  // BUG: v, not u|' "$work/wrong/09_training/training.cpp"
+grep -q "BUG: v, not u" "$work/wrong/09_training/training.cpp" || fail "could not plant the training bug"
 [ "$(grep -c "__syncthreads" "$work/wrong/02_norm/norm.cu")" -lt "$(grep -c "__syncthreads" "$work/solutions/02_norm/norm.cu")" ] ||
   fail "could not plant the missing barrier"
 grade "$work/wrong" "$work/build-solutions" "$work/wrong.txt"
@@ -83,6 +86,8 @@ expect "$work/wrong.txt" "L07-cpu Rope\.IssueWorkedExample: .*first wrong elemen
 expect "$work/wrong.txt" "L07-cudasim Sinusoidal\.HandWorkedWidth4: .*first wrong element \[0, 0\] expected 0 got 1" "sin/cos swap message"
 expect "$work/wrong.txt" "L08-cudasim BackwardAtomic\.NoUpdateIsLost: dwte row 2 channel [0-9]+ holds [0-9]+, expected 4096" "lost-update message"
 expect "$work/wrong.txt" "^L08 backward +([0-9]+)/\\1 pass" "the C++ backward still passes"
+expect "$work/wrong.txt" "L09-cpu Training\.RowGradientsMatchPyTorch: .*dtarget.*first wrong element" "training gradient bug message"
+expect "$work/wrong.txt" "^L09 training +[0-9]+/[0-9]+ pass +([0-9]+)/\\1 pass" "the CUDA training step still passes"
 if grep -Eq "^total +$full\.0/$full$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
 
 echo "== 4. the same wrong code, graded again, gets the same score"

@@ -234,6 +234,21 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
   }
   finite("x", x.flat());
   shape("out", out, x.rows(), x.cols());
+
+void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets) {
+  non_empty("wte", wte);
+  shape("wout", wout, wte.rows(), wte.cols());
+  if (centres.empty()) throw InputError("no pairs: at least one centre word is required");
+  shape("targets", targets.rows(), targets.cols(), static_cast<std::int64_t>(centres.size()),
+        targets.cols() < 1 ? 1 : targets.cols());
+  token_ids(centres, wte.rows());
+  token_ids(targets.flat(), wte.rows());
+}
+
+void score_gradients_args(ConstFloatView scores, ConstFloatView grads) {
+  non_empty("scores", scores);
+  shape("grads", grads, scores.rows(), scores.cols());
+  finite("scores", scores.flat());
 }
 
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe) {

@@ -88,6 +88,11 @@ void sinusoidal_table_args(std::int64_t n, std::int64_t d_model, std::int64_t co
 /// x finite, out (n, d).
 void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double base,
                ConstFloatView out);
+/// pair_scores and row_gradients (lesson 9): wte, wout (V, d) non-empty and the same shape,
+/// centres (P >= 1) and targets (P, 1 + k) in [0, V).
+void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets);
+/// score_gradients: scores (P, 1 + k) non-empty and finite, grads the same shape.
+void score_gradients_args(ConstFloatView scores, ConstFloatView grads);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 

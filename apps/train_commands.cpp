@@ -1,0 +1,238 @@
+#include "apps/train_commands.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "apps/npy.hpp"
+#include "apps/heatmap.hpp"
+#include "reference/errors.hpp"
+#include "training/corpus.hpp"
+#include "training/similarity.hpp"
+
+namespace andrea::cli {
+
+namespace {
+
+using namespace andrea::training;
+
+const std::vector<std::string> kSourceWords = {"cat", "dog", "pet", "tuesday", "xylophone"};
+
+// embeddings.npy -> embeddings.out.npy / embeddings.vocab.txt
+std::string companion(const std::string& weights, const std::string& suffix) {
+  if (!weights.ends_with(".npy")) {
+    throw InputError(fmt::format("the weights file '{}' must end in .npy", weights));
+  }
+  return weights.substr(0, weights.size() - 4) + suffix;
+}
+
+std::string clock(double seconds) {
+  const auto s = static_cast<long>(seconds + 0.5);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+void print_progress(const Progress& p, std::int64_t epochs) {
+  const double share = static_cast<double>(p.words_done) / static_cast<double>(p.words_total);
+  const double speed = p.seconds > 0 ? static_cast<double>(p.words_done) / p.seconds : 0.0;
+  const int filled = static_cast<int>(share * 30);
+  fmt::print(stderr, "\repoch {}/{} [{:<30}] {:3.0f}%  {:7.0f} words/s  loss {:.4f}  lr {:.5f}  ETA {}  ",
+             p.epoch + 1, epochs, std::string(static_cast<std::size_t>(filled), '#'), 100 * share, speed,
+             p.loss, p.lr, clock(speed > 0 ? static_cast<double>(p.words_total - p.words_done) / speed : 0));
+  std::fflush(stderr);
+}
+
+void print_matrix(const Matrix& cos, const std::vector<std::string>& words) {
+  fmt::print("{:>12}", "");
+  for (const std::string& w : words) fmt::print(" {:>10}", w.substr(0, 10));
+  fmt::print("\n");
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    fmt::print("{:>12}", words[i].substr(0, 12));
+    for (std::size_t j = 0; j < words.size(); ++j) {
+      fmt::print(" {:>+10.3f}", cos(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j)));
+    }
+    fmt::print("\n");
+  }
+}
+
+void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::string& word, std::int64_t k) {
+  fmt::print("nearest {} words to '{}' by cosine:\n", k, word);
+  for (const auto& [w, c] : nearest(table, vocab, word, k)) {
+    fmt::print("  {:<16} {:+.3f}   ({} times in the corpus)\n", w, c, vocab.counts[static_cast<std::size_t>(vocab.at(w))]);
+  }
+}
+
+void print_pairs(ConstFloatView table, const Vocabulary& vocab, const std::string& path) {
+  const std::vector<WordPair> pairs = read_pairs(path);
+  const PairReport r = evaluate_pairs(table, vocab, pairs);
+  fmt::print("pairs ({}): {} related, mean cosine {:+.3f}; {} unrelated, mean {:+.3f}, median {:+.3f}\n", path,
+             r.related, r.mean_related, r.unrelated, r.mean_unrelated, r.median_unrelated);
+  fmt::print("  related pairs above the median unrelated pair: {:.1f}%\n", 100 * r.related_above_median);
+}
+
+struct Weights {
+  Matrix table;
+  Vocabulary vocab;
+};
+
+Weights load(const std::string& path) {
+  Weights w{read_npy(path), read_vocabulary(companion(path, ".vocab.txt"))};
+  if (w.table.rows() != w.vocab.size()) {
+    throw InputError(fmt::format("the weights {} have {} rows but the vocabulary {} has {} words", path,
+                                 w.table.rows(), companion(path, ".vocab.txt"), w.vocab.size()));
+  }
+  return w;
+}
+
+// The table training starts from: the course's init for W's shape, seed `seed`.
+void reset_to_init(Matrix& table, std::uint64_t seed) {
+  for (std::int64_t e = 0; e < table.view().size(); ++e) {
+    table.view().data()[e] = init_value(seed, Table::token, e, table.cols());
+  }
+}
+
+}  // namespace
+
+TrainingCommands::TrainingCommands(CLI::App& app) {
+  train_ = app.add_subcommand("train", "lesson 9: train wte with skip-gram and negative sampling on WordNet");
+  train_->add_option("--corpus", corpus_, "a WordNet dict folder (default /usr/share/wordnet) or a text file, one sentence a line");
+  train_->add_option("--min-count", min_count_, "words seen fewer times become <unk> (default 3)");
+  train_->add_option("--d-model", options_.d_model, "width of the tables (default 64)");
+  train_->add_option("--window", options_.window, "context words on each side, at most (default 5)");
+  train_->add_option("--negatives", options_.negatives, "negatives per pair (default 5)");
+  train_->add_option("--epochs", options_.epochs, "passes over the corpus (default 5)");
+  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0 (default 0.025)");
+  train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off (default 1e-4)");
+  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 0.1)");
+  train_->add_option("--seed", options_.seed, "Philox seed of the init and every draw (default 1337)");
+  train_->add_option("--out", out_, "wte to this .npy; wout to *.out.npy, the vocabulary to *.vocab.txt (default embeddings.npy)");
+  train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
+  train_->add_flag("--quiet", quiet_, "no progress bar");
+  train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
+
+  similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
+  similar_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
+  similar_->add_option("words", words_, "words (default: cat dog pet tuesday xylophone)");
+  similar_->add_option("--pairs", pairs_, "also score this pair list");
+  similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
+  similar_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
+  similar_->add_option("--init-seed", init_seed_, "use the untrained table instead: the init W started from, with this seed")
+      ->check(CLI::NonNegativeNumber);
+
+  neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
+  neighbors_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
+  neighbors_->add_option("word", words_, "the word")->required()->expected(1);
+  neighbors_->add_option("-k", k_, "how many (default 10)");
+  neighbors_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
+}
+
+bool TrainingCommands::chosen() const { return train_->parsed() || similar_->parsed() || neighbors_->parsed(); }
+
+int TrainingCommands::run() const {
+  if (train_->parsed()) return run_train();
+  if (similar_->parsed()) return run_similar();
+  return run_neighbors();
+}
+
+int TrainingCommands::run_train() const {
+  validate(options_);
+  const std::string out_table = companion(out_, ".out.npy"), vocab_file = companion(out_, ".vocab.txt");
+  for (const std::string& path : {out_, out_table, vocab_file}) check_writable(path);
+  if (!pairs_.empty()) read_pairs(pairs_);  // a bad list fails now, not after training
+
+  const Corpus corpus = read_corpus(corpus_);
+  const Vocabulary vocab = build_vocabulary(corpus, min_count_);
+  const std::vector<std::int32_t> ids = encode(corpus, vocab);
+  if (!dump_.empty()) {  // the same text for another trainer (bench/training_vs_fasttext.sh)
+    check_writable(dump_);
+    std::ofstream out(dump_, std::ios::trunc);
+    for (std::int64_t s = 0; s < corpus.sentences(); ++s) {
+      for (std::int64_t i = corpus.sentence_starts[static_cast<std::size_t>(s)];
+           i < corpus.sentence_starts[static_cast<std::size_t>(s) + 1]; ++i) {
+        out << vocab.words[static_cast<std::size_t>(ids[static_cast<std::size_t>(i)])]
+            << (i + 1 < corpus.sentence_starts[static_cast<std::size_t>(s) + 1] ? ' ' : '\n');
+      }
+    }
+    if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", dump_));
+    return 0;
+  }
+  fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n", corpus.source,
+             corpus.words.size(), corpus.sentences());
+  fmt::print("vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} times\n",
+             vocab.size(), vocab.counts[0], min_count_, min_count_);
+  fmt::print("model    skip-gram, negative sampling: d_model {}, window {}, {} negatives, {} epochs, "
+             "lr {} linear to 0, subsample {}, seed {}\n",
+             options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
+             options_.subsample, options_.seed);
+  std::fflush(stdout);
+
+  double seconds = 0.0;
+  const Tables tables = train(ids, corpus.sentence_starts, vocab, options_, [&](const Progress& p) {
+    seconds = p.seconds;
+    if (!quiet_) print_progress(p, options_.epochs);
+  });
+  if (!quiet_) fmt::print(stderr, "\n");
+  fmt::print("trained  {} words in {:.1f} s: {:.0f} words/s (one thread)\n",
+             static_cast<std::int64_t>(ids.size()) * options_.epochs, seconds,
+             static_cast<double>(ids.size() * static_cast<std::size_t>(options_.epochs)) / seconds);
+
+  // Every file first under a temporary name, then all renamed: no partial output.
+  const std::string tmp = fmt::format(".partial-{}", ::getpid());
+  try {
+    write_npy(out_ + tmp, tables.wte);
+    write_npy(out_table + tmp, tables.wout);
+    write_vocabulary(vocab_file + tmp, vocab);
+    std::filesystem::rename(out_ + tmp, out_);
+    std::filesystem::rename(out_table + tmp, out_table);
+    std::filesystem::rename(vocab_file + tmp, vocab_file);
+  } catch (...) {
+    for (const std::string& path : {out_, out_table, vocab_file}) std::remove((path + tmp).c_str());
+    throw;
+  }
+  fmt::print("wrote    {} (wte, float32 ({}, {})), {} (wout), {}\n\n", out_, vocab.size(), options_.d_model,
+             out_table, vocab_file);
+
+  std::vector<std::string> shown;
+  for (const std::string& w : kSourceWords) {
+    if (vocab.find(w)) shown.push_back(w);
+  }
+  const Matrix wte_centred = centred(tables.wte);
+  for (const bool centre : {false, true}) {
+    const ConstFloatView table = centre ? wte_centred.view() : tables.wte.view();
+    fmt::print("{}\n", centre ? "--- centred: the mean row subtracted first (similar --centre)"
+                              : "--- raw rows of wte (similar)");
+    if (shown.size() >= 2) print_matrix(word_cosines(table, vocab, shown), shown);
+    if (vocab.find("cat")) print_neighbors(table, vocab, "cat", 10);
+    if (!pairs_.empty()) print_pairs(table, vocab, pairs_);
+  }
+  return 0;
+}
+
+int TrainingCommands::run_similar() const {
+  Weights w = load(weights_);
+  const std::vector<std::string> words = words_.empty() ? kSourceWords : words_;
+  for (const std::string& word : words) w.vocab.at(word);  // unknown words: an error before any output
+  if (!svg_.empty()) check_writable(svg_);
+  if (init_seed_ >= 0) reset_to_init(w.table, static_cast<std::uint64_t>(init_seed_));
+  if (centre_) w.table = centred(w.table);
+  const Matrix cos = word_cosines(w.table, w.vocab, words);
+  print_matrix(cos, words);
+  if (!pairs_.empty()) print_pairs(w.table, w.vocab, pairs_);
+  if (!svg_.empty()) {
+    write_heatmap_svg(svg_, cos, words,
+                      fmt::format("{}{}", init_seed_ >= 0 ? fmt::format("before training (init, seed {})", init_seed_)
+                                                          : "after training",
+                                  centre_ ? ", centred" : ""));
+  }
+  return 0;
+}
+
+int TrainingCommands::run_neighbors() const {
+  Weights w = load(weights_);
+  if (centre_) w.table = centred(w.table);
+  if (k_ < 1) throw InputError(fmt::format("-k {} is not >= 1", k_));
+  print_neighbors(w.table, w.vocab, words_.front(), k_);
+  return 0;
+}
+
+}  // namespace andrea::cli

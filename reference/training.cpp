@@ -1,0 +1,121 @@
+#include "reference/training.hpp"
+
+#include <cmath>
+
+#include "reference/backward.hpp"
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+// BEGIN SOLUTION
+namespace {
+
+// u . v in float32, c ascending (the order one CUDA thread uses for the same dot).
+float dot_rows(const float* u, const float* v, std::int64_t d) {
+  float sum = 0.0f;
+  for (std::int64_t c = 0; c < d; ++c) sum += u[c] * v[c];
+  return sum;
+}
+
+// log(1 + e^x) without overflow: for x > 0, x + log(1 + e^-x).
+double softplus(double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+
+}  // namespace
+// END SOLUTION
+
+void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                 FloatView scores) {
+  // BEGIN SOLUTION
+  check::pair_rows_args(wte, wout, centres, targets);
+  check::shape("scores", scores, targets.rows(), targets.cols());
+  for (std::int64_t p = 0; p < targets.rows(); ++p) {
+    const float* u = wte.row(centres[static_cast<std::size_t>(p)]).data();
+    for (std::int64_t j = 0; j < targets.cols(); ++j) {
+      scores(p, j) = dot_rows(u, wout.row(targets(p, j)).data(), wte.cols());
+    }
+  }
+  // END SOLUTION
+}
+
+double score_gradients(ConstFloatView scores, FloatView grads) {
+  // BEGIN SOLUTION
+  check::score_gradients_args(scores, grads);
+  double loss = 0.0;
+  for (std::int64_t p = 0; p < scores.rows(); ++p) {
+    for (std::int64_t j = 0; j < scores.cols(); ++j) {
+      const float s = scores(p, j);
+      const float label = j == 0 ? 1.0f : 0.0f;  // column 0: the context word
+      grads(p, j) = 1.0f / (1.0f + std::exp(-s)) - label;
+      loss += j == 0 ? softplus(-double{s}) : softplus(double{s});
+    }
+  }
+  return loss;
+  // END SOLUTION
+}
+
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
+                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
+                   FloatView dtarget) {
+  // BEGIN SOLUTION
+  check::pair_rows_args(wte, wout, centres, targets);
+  const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
+  check::shape("grads", grads, P, K1);
+  check::shape("dcentre", dcentre, P, d);
+  check::shape("dtarget", dtarget, P * K1, d);
+  for (std::int64_t p = 0; p < P; ++p) {
+    const float* u = wte.row(centres[static_cast<std::size_t>(p)]).data();
+    float* du = dcentre.row(p).data();
+    for (std::int64_t c = 0; c < d; ++c) du[c] = 0.0f;
+    for (std::int64_t j = 0; j < K1; ++j) {
+      const float g = grads(p, j);
+      const float* v = wout.row(targets(p, j)).data();
+      float* dv = dtarget.row(p * K1 + j).data();
+      for (std::int64_t c = 0; c < d; ++c) {
+        du[c] += g * v[c];  // d(u . v)/du = v
+        dv[c] = g * u[c];   // d(u . v)/dv = u
+      }
+    }
+  }
+  // END SOLUTION
+}
+
+TrainingScratch::TrainingScratch(std::int64_t vocab_size, std::int64_t d_model,
+                                 std::int64_t max_pairs, std::int64_t targets_per_pair)
+    : scores(max_pairs, targets_per_pair),
+      grads(max_pairs, targets_per_pair),
+      dcentre(max_pairs, d_model),
+      dtarget(max_pairs * targets_per_pair, d_model),
+      dwte(vocab_size, d_model),
+      dwout(vocab_size, d_model) {}
+
+double sgns_step(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets, float lr,
+                 TrainingScratch& scratch) {
+  // BEGIN SOLUTION
+  check::pair_rows_args(wte, wout, centres, targets);
+  const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
+  if (P > scratch.scores.rows() || K1 != scratch.scores.cols()) {
+    check::shape("targets", P, K1, scratch.scores.rows(), scratch.scores.cols());
+  }
+  check::shape("dwte", scratch.dwte.view(), wte.rows(), d);
+  check::shape("dwout", scratch.dwout.view(), wte.rows(), d);
+  check::sgd_step_rows_args(centres, scratch.dwte, lr, wte);
+  const FloatView scores(scratch.scores.view().data(), P, K1);
+  const FloatView grads(scratch.grads.view().data(), P, K1);
+  const FloatView dcentre(scratch.dcentre.view().data(), P, d);
+  const FloatView dtarget(scratch.dtarget.view().data(), P * K1, d);
+
+  pair_scores(wte, wout, centres, targets, scores);
+  const double loss = score_gradients(scores, grads);
+  row_gradients(wte, wout, centres, targets, grads, dcentre, dtarget);
+  // Lesson 8: sum the per-use gradients into their rows, step those rows, clear them.
+  wte_backward(TokenIdBatch(centres.data(), P, 1), dcentre, scratch.dwte);
+  wte_backward(targets, dtarget, scratch.dwout);
+  sgd_step_rows(centres, scratch.dwte, lr, wte);
+  sgd_step_rows(targets.flat(), scratch.dwout, lr, wout);
+  zero_rows(centres, scratch.dwte);
+  zero_rows(targets.flat(), scratch.dwout);
+  return loss;
+  // END SOLUTION
+}
+
+}  // namespace andrea::reference

@@ -1,0 +1,74 @@
+// Lesson 9's machinery around the step (training/): option checks, the word rule and the
+// vocabulary. Not the student's exercise, so not graded: label core-cpu.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "reference/errors.hpp"
+#include "training/corpus.hpp"
+#include "training/sampling.hpp"
+#include "training/trainer.hpp"
+#include "training/vocabulary.hpp"
+
+#define EXPECT_INPUT_ERROR(statement, text)                                         \
+  EXPECT_THAT([&] { statement; },                                                   \
+              ::testing::ThrowsMessage<::andrea::InputError>(::testing::HasSubstr(text)))
+
+namespace {
+
+using namespace andrea;
+
+TEST(Training, OptionsMustBePositive) {
+  training::TrainOptions o;
+  o.window = 0;
+  EXPECT_INPUT_ERROR(training::validate(o), "window 0 is not in [1, 1000]");
+  o = {};
+  o.negatives = -1;
+  EXPECT_INPUT_ERROR(training::validate(o), "negatives -1 is not in [1, 1000]");
+  o = {};
+  o.d_model = 0;
+  EXPECT_INPUT_ERROR(training::validate(o), "d_model 0 is not in [1, 65536]");
+  o = {};
+  o.epochs = 0;
+  EXPECT_INPUT_ERROR(training::validate(o), "epochs 0 is not in [1, 1000000]");
+}
+
+TEST(Training, VocabularyRule) {
+  training::Corpus corpus;
+  corpus.source = "test";
+  training::append_words("The cat's cat, a CAT and_a dog!", corpus.words);
+  corpus.sentence_starts = {0, static_cast<std::int64_t>(corpus.words.size())};
+  EXPECT_THAT(corpus.words, ::testing::ElementsAre("the", "cat", "s", "cat", "a", "cat", "and", "a", "dog"));
+  const training::Vocabulary vocab = training::build_vocabulary(corpus, 2);
+  EXPECT_THAT(vocab.words, ::testing::ElementsAre("<unk>", "cat", "a"));  // most frequent first
+  EXPECT_THAT(vocab.counts, ::testing::ElementsAre(4, 3, 2));           // <unk>: the, s, and, dog
+  EXPECT_INPUT_ERROR(training::build_vocabulary(corpus, 4), "a vocabulary of fewer than 2 words");
+  EXPECT_INPUT_ERROR(vocab.at("dog"), "the word 'dog' is not in the vocabulary (3 words)");
+}
+TEST(Training, CorpusMissingSaysHowToInstall) {
+  EXPECT_INPUT_ERROR(training::read_wordnet("/nonexistent/wordnet"),
+                     "cannot read /nonexistent/wordnet/data.noun: the WordNet corpus is missing; "
+                     "install it with `apt-get install wordnet-base`");
+}
+
+TEST(Training, NegativesFollowUnigramToThePowerThreeQuarters) {
+  training::Vocabulary vocab;
+  vocab.words = {"<unk>", "a", "b"};
+  vocab.counts = {0, 16, 1};  // count^0.75: 0, 8, 1
+  const training::NegativeSampler sample(vocab);
+  EXPECT_DOUBLE_EQ(sample.probability(1), 8.0 / 9.0);
+  EXPECT_DOUBLE_EQ(sample.probability(0), 0.0);
+  EXPECT_EQ(sample(0.0), 1);  // a zero-count row is never drawn
+  EXPECT_EQ(sample(8.0 / 9.0 - 1e-9), 1);
+  EXPECT_EQ(sample(8.0 / 9.0 + 1e-9), 2);
+}
+
+TEST(Training, SubsamplingKeepsSqrtTOverF) {
+  training::Vocabulary vocab;
+  vocab.words = {"<unk>", "a", "b"};
+  vocab.counts = {0, 16, 1};  // f = 16/17 and 1/17
+  const std::vector<double> keep = training::keep_probabilities(vocab, 1.0 / 17.0);
+  EXPECT_NEAR(keep[1], 0.25, 1e-15);  // sqrt((1/17) / (16/17))
+  EXPECT_EQ(keep[2], 1.0);            // sqrt(1) = 1: rare words are always kept
+}
+
+}  // namespace

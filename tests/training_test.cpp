@@ -1,0 +1,266 @@
+// Lesson 9 — training the table with skip-gram and negative sampling. The pieces of the
+// step are checked against golden/training.json (PyTorch autograd of the same loss) on
+// two sentences over 6 words; the C++ build also checks the whole step, that rows absent
+// from a batch do not move, that the loss falls, determinism, and an end-to-end run.
+#include <cmath>
+
+#include "tests/support/backend.hpp"
+
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/training.hpp"
+#else
+#include "reference/training.hpp"
+#include "training/similarity.hpp"
+#include "training/trainer.hpp"
+#endif
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::testing;
+
+// The golden case: wte, wout (6, 2), 8 pairs of 1 + 2 targets, lr.
+struct Case {
+  const json& c = golden_case("training", "two-sentences");
+  Matrix wte = to_matrix(c.at("wte")), wout = to_matrix(c.at("wout"));
+  std::vector<std::int32_t> centres = to_ids(c.at("centres"));
+  std::vector<std::int32_t> flat_targets;
+  std::int64_t P = 0, K1 = 0;
+  Case() {
+    for (const json& row : c.at("targets")) {
+      for (const std::int32_t id : to_ids(row)) flat_targets.push_back(id);
+    }
+    P = static_cast<std::int64_t>(centres.size());
+    K1 = static_cast<std::int64_t>(flat_targets.size()) / P;
+  }
+  TokenIdBatch targets() const { return {flat_targets.data(), P, K1}; }
+  Tolerance tol() const { return tolerance_of(c); }
+};
+
+TEST(Training, PairScoresMatchPyTorch) {
+  const Case g;
+  Matrix scores(g.P, g.K1);
+  backend::pair_scores(g.wte, g.wout, g.centres, g.targets(), scores);
+  EXPECT_TRUE(all_close("scores", scores, to_matrix(g.c.at("scores")), g.tol()));
+}
+
+TEST(Training, ScoreGradientsAndLossMatchPyTorch) {
+  const Case g;
+  const Matrix scores = to_matrix(g.c.at("scores"));
+  Matrix grads(g.P, g.K1);
+  const double loss = backend::score_gradients(scores, grads);
+  EXPECT_TRUE(all_close("dloss/dscores", grads, to_matrix(g.c.at("grads")), g.tol()));
+  EXPECT_TRUE(close("loss", loss, g.c.at("loss").get<double>(), g.tol()));
+}
+
+TEST(Training, ScoreGradientsHandWorked) {
+  // s = 0: sigmoid = 1/2, so g = -1/2 for the context word and +1/2 for a negative;
+  // each term of the loss is log 2. s = +-40: no overflow, loss ~ 0 or ~ 40.
+  const float s[] = {0.0f, 0.0f, 0.0f, 40.0f, -40.0f, 40.0f};
+  Matrix grads(2, 3);
+  const double loss = backend::score_gradients(ConstFloatView(s, 2, 3), grads);
+  const float expected[] = {-0.5f, 0.5f, 0.5f, 0.0f, 0.0f, 1.0f};
+  EXPECT_TRUE(all_close("dloss/dscores", grads.view().flat(), expected, {1e-7, 0}, 3));
+  EXPECT_TRUE(close("loss", loss, 3 * std::log(2.0) + 40.0, {1e-9, 1e-12}));
+}
+
+TEST(Training, RowGradientsMatchPyTorch) {
+  const Case g;
+  const Matrix grads = to_matrix(g.c.at("grads"));
+  Matrix dcentre(g.P, 2), dtarget(g.P * g.K1, 2);
+  backend::row_gradients(g.wte, g.wout, g.centres, g.targets(), grads, dcentre, dtarget);
+  EXPECT_TRUE(all_close("dcentre", dcentre, to_matrix(g.c.at("dcentre")), g.tol()));
+  EXPECT_TRUE(all_close("dtarget", dtarget, to_matrix(g.c.at("dtarget")), g.tol()));
+}
+
+TEST(Training, ZeroRowsClearsOnlyTheRowsNamed) {
+  Matrix dw(4, 3);
+  for (float& x : dw.view().flat()) x = 7.0f;
+  const std::vector<std::int32_t> ids = {2, 0, 2};
+  backend::zero_rows(ids, dw);
+  const float expected[] = {0, 0, 0, 7, 7, 7, 0, 0, 0, 7, 7, 7};
+  EXPECT_TRUE(all_close("dw", dw.view().flat(), expected, {}, 3));
+}
+
+TEST(Training, BadInput) {
+  const Case g;
+  Matrix scores(g.P, g.K1);
+  std::vector<std::int32_t> centres = g.centres;
+  centres[3] = 6;
+  EXPECT_INPUT_ERROR(backend::pair_scores(g.wte, g.wout, centres, g.targets(), scores),
+                     "token id 6 at position 3 is outside [0, 6)");
+  Matrix wout3(6, 3);
+  EXPECT_INPUT_ERROR(backend::pair_scores(g.wte, wout3, g.centres, g.targets(), scores),
+                     "wout has shape (6, 3), expected (6, 2)");
+  Matrix small(g.P, 2);
+  EXPECT_INPUT_ERROR(backend::pair_scores(g.wte, g.wout, g.centres, g.targets(), small),
+                     "scores has shape (8, 2), expected (8, 3)");
+  const float nan_score[] = {0.0f, std::nanf("")};
+  Matrix grads(1, 2);
+  EXPECT_INPUT_ERROR(backend::score_gradients(ConstFloatView(nan_score, 1, 2), grads),
+                     "scores[1] is nan");
+  EXPECT_INPUT_ERROR(backend::zero_rows(centres, grads), "token id 1 at position 0 is outside [0, 1)");
+}
+
+#if !defined(ANDREA_BACKEND_CUDA)
+// The whole step, its use of lesson 8, and the training loop: the C++ reference.
+
+TEST(Training, OneStepMatchesPyTorchAutograd) {
+  Case g;
+  reference::TrainingScratch scratch(6, 2, g.P, g.K1);
+  const double loss = reference::sgns_step(g.wte, g.wout, g.centres, g.targets(),
+                                           g.c.at("lr").get<float>(), scratch);
+  EXPECT_TRUE(close("loss", loss, g.c.at("loss").get<double>(), g.tol()));
+  EXPECT_TRUE(all_close("wte after the step", g.wte, to_matrix(g.c.at("wte_after")), g.tol()));
+  EXPECT_TRUE(all_close("wout after the step", g.wout, to_matrix(g.c.at("wout_after")), g.tol()));
+  for (const float x : scratch.dwte.view().flat()) ASSERT_EQ(x, 0.0f) << "dwte not cleared";
+  for (const float x : scratch.dwout.view().flat()) ASSERT_EQ(x, 0.0f) << "dwout not cleared";
+}
+
+TEST(Training, RowsAbsentFromTheBatchAreUnchanged) {
+  Case g;  // wte rows 0 and 5 are no centre, wout row 0 is no target
+  const Matrix wte_before = g.wte, wout_before = g.wout;
+  reference::TrainingScratch scratch(6, 2, g.P, g.K1);
+  reference::sgns_step(g.wte, g.wout, g.centres, g.targets(), 0.5f, scratch);
+  for (const std::int64_t r : {0, 5}) {
+    EXPECT_TRUE(all_close("wte row " + std::to_string(r), g.wte.row(r), wte_before.row(r), {}));
+  }
+  EXPECT_TRUE(all_close("wout row 0", g.wout.row(0), wout_before.row(0), {}));
+  EXPECT_NE(g.wte(1, 0), wte_before(1, 0)) << "a centre row did not move";
+}
+
+TEST(Training, StepRefusesBadInputAndChangesNothing) {
+  Case g;
+  const Matrix wte_before = g.wte;
+  reference::TrainingScratch scratch(6, 2, g.P, g.K1);
+  EXPECT_INPUT_ERROR(reference::sgns_step(g.wte, g.wout, g.centres, g.targets(), -1.0f, scratch),
+                     "learning rate -1 is not a finite number > 0");
+  reference::TrainingScratch small(6, 2, 2, g.K1);
+  EXPECT_INPUT_ERROR(reference::sgns_step(g.wte, g.wout, g.centres, g.targets(), 0.5f, small),
+                     "targets has shape (8, 3), expected (2, 3)");
+  EXPECT_TRUE(all_close("wte", g.wte, wte_before, {}));
+}
+
+// A small corpus with a planted structure: three kinds of word (animals, days,
+// instruments), each seen with its own context words, plus function words shared by all.
+training::Corpus planted_corpus() {
+  const char* kinds[3][2][5] = {
+      {{"cat", "dog", "horse", "cow", "sheep"}, {"fur", "tail", "eats", "barn", "paws"}},
+      {{"monday", "tuesday", "friday", "sunday", "saturday"}, {"week", "morning", "meeting", "holiday", "calendar"}},
+      {{"piano", "violin", "drum", "flute", "xylophone"}, {"plays", "music", "concert", "band", "sound"}}};
+  const char* shared[] = {"the", "a", "on", "in", "and"};
+  training::Corpus corpus;
+  corpus.source = "the planted test corpus";
+  corpus.sentence_starts.push_back(0);
+  for (std::uint32_t s = 0; s < 3000; ++s) {
+    const Philox4x32 r = philox4x32_10({{s, 0, 99, 0}}, 7, 0);
+    const auto& kind = kinds[s % 3];
+    corpus.words.push_back(shared[r.v[0] % 5]);
+    corpus.words.push_back(kind[0][r.v[1] % 5]);
+    corpus.words.push_back(kind[1][r.v[2] % 5]);
+    corpus.words.push_back(shared[(r.v[0] >> 8) % 5]);
+    corpus.words.push_back(kind[1][r.v[3] % 5]);
+    corpus.sentence_starts.push_back(static_cast<std::int64_t>(corpus.words.size()));
+  }
+  return corpus;
+}
+
+struct TrainedRun {
+  training::Vocabulary vocab;
+  training::Tables tables;
+  std::vector<double> epoch_loss;
+};
+
+TrainedRun train_planted(const training::TrainOptions& options) {
+  const training::Corpus corpus = planted_corpus();
+  TrainedRun run{training::build_vocabulary(corpus, 1), {}, {}};
+  const std::vector<std::int32_t> ids = training::encode(corpus, run.vocab);
+  std::int64_t epoch = -1;
+  run.tables = training::train(ids, corpus.sentence_starts, run.vocab, options, [&](const training::Progress& p) {
+    if (p.epoch != epoch) run.epoch_loss.push_back(p.loss);  // the first report of each epoch
+    epoch = p.epoch;
+    run.epoch_loss.back() = p.loss;                            // ... replaced by its last
+  });
+  return run;
+}
+
+training::TrainOptions small_options() {
+  training::TrainOptions o;
+  o.d_model = 16;
+  o.window = 2;
+  o.epochs = 8;
+  o.subsample = 0.0;
+  return o;
+}
+
+TEST(Training, LossFallsOnASmallCorpus) {
+  const TrainedRun run = train_planted(small_options());
+  ASSERT_EQ(run.epoch_loss.size(), 8u);
+  // At the start wout = 0: every score is 0, the loss per pair 1 + k = 6 terms of log 2.
+  const double at_init = 6 * std::log(2.0);
+  EXPECT_LT(run.epoch_loss.front(), 0.75 * at_init) << "loss per pair, first epoch " << run.epoch_loss.front();
+  EXPECT_LT(run.epoch_loss.back(), run.epoch_loss.front())
+      << "loss per pair, first epoch " << run.epoch_loss.front() << ", last " << run.epoch_loss.back();
+}
+
+TEST(Training, SameSeedSameBitsOtherSeedOtherBits) {
+  training::TrainOptions o = small_options();
+  o.epochs = 2;
+  const TrainedRun a = train_planted(o), b = train_planted(o);
+  EXPECT_TRUE(all_close("wte of two runs", a.tables.wte, b.tables.wte, {}));
+  EXPECT_TRUE(all_close("wout of two runs", a.tables.wout, b.tables.wout, {}));
+  o.seed += 1;
+  const TrainedRun c = train_planted(o);
+  EXPECT_NE(a.tables.wte(5, 0), c.tables.wte(5, 0));
+}
+
+TEST(Training, LongSentencesAreCutEvery1000Words) {
+  // One sentence of 2,500 words trains exactly as the same words in lines of 1,000, 1,000, 500.
+  training::Corpus one = planted_corpus();
+  one.words.resize(2500);
+  one.sentence_starts = {0, 2500};
+  training::Corpus three = one;
+  three.sentence_starts = {0, 1000, 2000, 2500};
+  const training::Vocabulary vocab = training::build_vocabulary(one, 1);
+  const std::vector<std::int32_t> ids = training::encode(one, vocab);
+  training::TrainOptions o = small_options();
+  o.epochs = 1;
+  const training::Tables a = training::train(ids, one.sentence_starts, vocab, o);
+  const training::Tables b = training::train(ids, three.sentence_starts, vocab, o);
+  EXPECT_TRUE(all_close("wte", a.wte, b.wte, {}));
+  EXPECT_TRUE(all_close("wout", a.wout, b.wout, {}));
+}
+
+// Mean cosine within a kind minus mean cosine across kinds, over the 15 kind words.
+double planted_margin(ConstFloatView table, const training::Vocabulary& vocab) {
+  const std::vector<std::string> words = {"cat", "dog", "horse", "cow", "sheep",
+                                          "monday", "tuesday", "friday", "sunday", "saturday",
+                                          "piano", "violin", "drum", "flute", "xylophone"};
+  const Matrix cos = training::word_cosines(table, vocab, words);
+  double within = 0, across = 0;
+  int n_within = 0, n_across = 0;
+  for (std::int64_t i = 0; i < 15; ++i) {
+    for (std::int64_t j = i + 1; j < 15; ++j) {
+      if (i / 5 == j / 5) within += cos(i, j), ++n_within;
+      else across += cos(i, j), ++n_across;
+    }
+  }
+  return within / n_within - across / n_across;
+}
+
+TEST(Training, EndToEndSimilarWordsEndUpClose) {
+  const TrainedRun run = train_planted(small_options());
+  Matrix random(run.vocab.size(), 16);  // the tables training starts from
+  for (std::int64_t e = 0; e < random.view().size(); ++e) random.view().data()[e] = init_value(default_seed, Table::token, e, 16);
+  const double before = planted_margin(random, run.vocab), after = planted_margin(run.tables.wte, run.vocab);
+  EXPECT_LT(std::abs(before), 0.15) << "the random init already separates the kinds";
+  EXPECT_GT(after, 0.5) << "within-kind minus across-kind cosine after training: " << after
+                        << " (at init: " << before << ")";
+  const Matrix cos = training::word_cosines(run.tables.wte, run.vocab, {"cat", "dog", "tuesday", "xylophone"});
+  EXPECT_GT(cos(0, 1) - cos(0, 2), 0.2) << "cos(cat, dog) " << cos(0, 1) << " cos(cat, tuesday) " << cos(0, 2);
+  EXPECT_GT(cos(0, 1) - cos(0, 3), 0.2) << "cos(cat, dog) " << cos(0, 1) << " cos(cat, xylophone) " << cos(0, 3);
+}
+
+#endif
+
+}  // namespace

@@ -1,0 +1,142 @@
+#include "training/trainer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "reference/errors.hpp"
+#include "reference/training.hpp"
+#include "training/sampling.hpp"
+
+namespace andrea::training {
+
+namespace {
+
+constexpr std::int64_t kMaxSentence = 1000;
+
+void positive(const char* what, std::int64_t value, std::int64_t limit) {
+  if (value < 1 || value > limit) {
+    throw InputError(fmt::format("{} {} is not in [1, {}]", what, value, limit));
+  }
+}
+
+// One sentence's pairs: centres (P) and targets (P, 1 + k), column 0 the context word.
+struct Batch {
+  std::vector<std::int32_t> centres, targets;
+};
+
+void make_pairs(std::span<const std::int32_t> ids, std::int64_t begin, std::int64_t end,
+                std::int64_t epoch, const TrainOptions& o, const std::vector<double>& keep,
+                const NegativeSampler& sample, Batch& batch) {
+  batch.centres.clear();
+  batch.targets.clear();
+  std::vector<std::int64_t> kept;  // corpus positions of the words that survive subsampling
+  for (std::int64_t i = begin; i < end; ++i) {
+    const std::int32_t id = ids[static_cast<std::size_t>(i)];
+    if (unit(draw(o.seed, Stream::subsample, epoch, i, 0).v[0]) < keep[static_cast<std::size_t>(id)]) {
+      kept.push_back(i);
+    }
+  }
+  const auto n = static_cast<std::int64_t>(kept.size());
+  for (std::int64_t a = 0; a < n; ++a) {
+    const std::int64_t i = kept[static_cast<std::size_t>(a)];
+    const std::int64_t b = 1 + draw(o.seed, Stream::window, epoch, i, 0).v[0] % o.window;
+    std::uint32_t slot = 0;
+    for (std::int64_t at = std::max<std::int64_t>(0, a - b); at <= std::min(n - 1, a + b); ++at) {
+      if (at == a) continue;
+      batch.centres.push_back(ids[static_cast<std::size_t>(i)]);
+      batch.targets.push_back(ids[static_cast<std::size_t>(kept[static_cast<std::size_t>(at)])]);
+      for (std::int64_t m = 0; m < o.negatives; ++m) {  // 4 negatives per Philox draw
+        const std::uint32_t j = slot << 16 | static_cast<std::uint32_t>(m / 4);
+        batch.targets.push_back(sample(unit(draw(o.seed, Stream::negatives, epoch, i, j).v[m % 4])));
+      }
+      ++slot;
+    }
+  }
+}
+
+}  // namespace
+
+void validate(const TrainOptions& o) {
+  positive("d_model", o.d_model, 65536);
+  positive("window", o.window, 1000);
+  positive("negatives", o.negatives, 1000);
+  positive("epochs", o.epochs, 1000000);
+  if (!std::isfinite(o.lr) || !(o.lr > 0.0)) {
+    throw InputError(fmt::format("learning rate {} is not a finite number > 0", o.lr));
+  }
+  if (!std::isfinite(o.init_scale) || !(o.init_scale > 0.0)) {
+    throw InputError(fmt::format("init scale {} is not a finite number > 0", o.init_scale));
+  }
+  if (!std::isfinite(o.subsample) || o.subsample < 0.0) {
+    throw InputError(fmt::format("subsample threshold {} is not a finite number >= 0", o.subsample));
+  }
+}
+
+Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> sentence_starts,
+             const Vocabulary& vocab, const TrainOptions& o,
+             const std::function<void(const Progress&)>& on_progress) {
+  validate(o);
+  const std::int64_t V = vocab.size(), d = o.d_model, K1 = 1 + o.negatives;
+  const auto words = static_cast<std::int64_t>(ids.size());
+  Tables tables{Matrix(V, d), Matrix(V, d)};
+  for (std::int64_t e = 0; e < V * d; ++e) {
+    tables.wte.view().data()[e] = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
+  }
+  const std::vector<double> keep = keep_probabilities(vocab, o.subsample);
+  const NegativeSampler sample(vocab);
+
+  // A batch is one sentence, cut into pieces of at most kMaxSentence words (as word2vec's
+  // MAX_SENTENCE_LENGTH): a text without line breaks must not make one giant batch.
+  std::int64_t longest = 1;
+  for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
+    longest = std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
+  }
+  reference::TrainingScratch scratch(V, d, longest * 2 * o.window, K1);
+  Batch batch;
+
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last_report = start;
+  Progress progress{0, words * o.epochs, 0, 0.0, o.lr, 0.0};
+  double loss_sum = 0.0;
+  std::int64_t loss_pairs = 0;
+  const auto report = [&](bool force) {
+    const Clock::time_point now = Clock::now();
+    if (!on_progress || (!force && now - last_report < std::chrono::milliseconds(250))) return;
+    progress.loss = loss_pairs > 0 ? loss_sum / static_cast<double>(loss_pairs) : progress.loss;
+    progress.seconds = std::chrono::duration<double>(now - start).count();
+    on_progress(progress);
+    last_report = now;
+    loss_sum = 0.0;
+    loss_pairs = 0;
+  };
+
+  for (std::int64_t epoch = 0; epoch < o.epochs; ++epoch) {
+    progress.epoch = epoch;
+    const auto step = [&](std::int64_t begin, std::int64_t end) {  // one batch: words [begin, end)
+      make_pairs(ids, begin, end, epoch, o, keep, sample, batch);
+      const double done = static_cast<double>(progress.words_done) / static_cast<double>(progress.words_total);
+      progress.lr = o.lr * std::max(1e-4, 1.0 - done);
+      if (!batch.centres.empty()) {
+        const auto P = static_cast<std::int64_t>(batch.centres.size());
+        loss_sum += reference::sgns_step(tables.wte, tables.wout, batch.centres,
+                                         TokenIdBatch(batch.targets.data(), P, K1),
+                                         static_cast<float>(progress.lr), scratch);
+        loss_pairs += P;
+      }
+      progress.words_done += end - begin;
+      report(false);
+    };
+    for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
+      for (std::int64_t at = sentence_starts[s]; at < sentence_starts[s + 1]; at += kMaxSentence) {
+        step(at, std::min(at + kMaxSentence, sentence_starts[s + 1]));
+      }
+    }
+    report(true);  // at the end of every epoch
+  }
+  return tables;
+}
+
+}  // namespace andrea::training

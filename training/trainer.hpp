@@ -1,0 +1,64 @@
+// Skip-gram with negative sampling over a corpus: the loop around lesson 9's step.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "reference/init.hpp"
+#include "reference/tensor.hpp"
+#include "training/vocabulary.hpp"
+
+namespace andrea::training {
+
+/// The settings of a run. The defaults are the CLI's: on WordNet they train in about
+/// a minute and a half on one core of a 2-core machine.
+struct TrainOptions {
+  std::int64_t d_model = 64;
+  std::int64_t window = 5;        ///< context words up to `window` away on each side
+  std::int64_t negatives = 5;     ///< k negatives per (centre, context) pair
+  std::int64_t epochs = 5;        ///< passes over the corpus
+  double lr = 0.025;              ///< learning rate at the start, decaying linearly
+  double subsample = 1e-4;        ///< t of the subsampling rule; 0 keeps every word
+  double init_scale = 0.1;        ///< wte starts as init_scale * the course's init
+  std::uint64_t seed = default_seed;
+};
+
+/// Throws andrea::InputError when d_model, window, negatives or epochs is not a
+/// positive number (or above its limit: window <= 1000, negatives <= 1000, d_model <=
+/// 65536), lr or init_scale is not finite and > 0, or subsample is negative or not finite.
+void validate(const TrainOptions& o);
+
+/// Where a run stands, handed to the progress callback about 4 times a second and at the
+/// end of every epoch.
+struct Progress {
+  std::int64_t words_done = 0, words_total = 0;  ///< corpus words read (before subsampling)
+  std::int64_t epoch = 0;                        ///< 0-based
+  double loss = 0.0;                             ///< mean loss per pair since the last report
+  double lr = 0.0;
+  double seconds = 0.0;                          ///< since the start
+};
+
+/// The two trained tables: wte, the input embedding (the one the lessons study), and
+/// wout, the untied output table.
+struct Tables {
+  Matrix wte, wout;  ///< (V, d_model) each
+};
+
+/// Trains SGNS on `ids` (the encoded corpus; sentence_starts as in Corpus):
+///   wte starts as init_scale times the course's init N(0, 1) / sqrt(d_model) via Philox
+///   (seed): 0.1 gives a standard deviation of 0.0125 at d_model 64, the order of
+///   fastText's uniform(+-1/d_model) (0.009) and word2vec's uniform(+-0.5/d_model) (0.0045),
+///   so that what is learned, not the random start, dominates rare words; wout starts at 0
+///   (word2vec's choice: with both at 0 every gradient would be 0);
+///   per epoch, per sentence: subsample, then for each kept word c a window of
+///   b = 1 + (Philox % window) kept words on each side (word2vec's shrunk window), each
+///   context o giving one pair with k negatives from unigram^0.75;
+///   one sentence's pairs make one batch, one reference::sgns_step (a sentence longer
+///   than 1,000 words is cut into pieces of 1,000, as word2vec does);
+///   lr = lr0 * max(1e-4, 1 - words_done / (epochs * words)), linear decay as word2vec.
+/// Single-threaded: the result depends only on the inputs and the seed.
+Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> sentence_starts,
+             const Vocabulary& vocab, const TrainOptions& options,
+             const std::function<void(const Progress&)>& on_progress = {});
+
+}  // namespace andrea::training
