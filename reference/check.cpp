@@ -234,6 +234,7 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
   }
   finite("x", x.flat());
   shape("out", out, x.rows(), x.cols());
+}
 
 void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets) {
   non_empty("wte", wte);
