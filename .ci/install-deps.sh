@@ -2,10 +2,12 @@
 # Installs what the build and the tests need on Debian 12 (run as root, or with sudo).
 #   build:   cmake g++ libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
 #            libboost-context-dev libcli11-dev libbenchmark-dev
+#   lesson 10: openmpi-bin libopenmpi-dev (mpirun, MPI_Allreduce)
 #   goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
 set -euo pipefail
 packages=(cmake g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-          libboost-context-dev libcli11-dev libbenchmark-dev python3-numpy)
+          libboost-context-dev libcli11-dev libbenchmark-dev python3-numpy
+          openmpi-bin libopenmpi-dev)
 [ "${ANDREA_SKIP_TORCH:-0}" = 1 ] || packages+=(python3-torch)
 missing=()
 for p in "${packages[@]}"; do

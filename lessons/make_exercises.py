@@ -29,6 +29,7 @@ LESSONS = {  # lesson folder -> piece
     "04_position_table": "position",
     "05_combine": "combine",
     "06_parameter_count": "params",
+    "10_vocab_parallel": "vocab_parallel",
 }
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")

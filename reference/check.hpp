@@ -10,6 +10,7 @@
 #include "reference/config.hpp"
 #include "reference/errors.hpp"
 #include "reference/tensor.hpp"
+#include "reference/vocab_shard.hpp"
 
 namespace andrea::check {
 
@@ -72,6 +73,14 @@ void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwt
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
 /// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
+/// vocab_parallel_lookup: wte_shard (V_p, d) non-empty, ids (B, n) non-empty and in [0, V)
+/// (the real V, not the padded one), out (B * n, d).
+void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard,
+                                TokenIdBatch ids, ConstFloatView out);
+/// vocab_parallel_wte_backward: dwte_shard (V_p, d) non-empty, ids (B, n) non-empty and in
+/// [0, V), dout (B * n, d) finite.
+void vocab_parallel_backward_args(TokenIdBatch ids, ConstFloatView dout, const VocabShard& shard,
+                                  ConstFloatView dwte_shard);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 

@@ -12,6 +12,7 @@
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"
 #include "cuda/position.hpp"
+#include "cuda/vocab_parallel.hpp"
 namespace backend = ::andrea::cuda;
 #else
 #include "reference/combine.hpp"
@@ -20,6 +21,7 @@ namespace backend = ::andrea::cuda;
 #include "reference/norm.hpp"
 #include "reference/params.hpp"
 #include "reference/position.hpp"
+#include "reference/vocab_parallel.hpp"
 namespace backend = ::andrea::reference;
 #endif
 
