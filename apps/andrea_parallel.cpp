@@ -15,7 +15,7 @@
 //
 // Every local step ends in a vote (one MPI_Allreduce of an int): a rank that fails -
 // a bad id, a refused p, an exception - makes every rank stop together, so no rank is
-// left waiting in a collective. Exit 0: checks pass; 1: a check or a step failed;
+// left waiting in a collective (--bad-id-on-rank R shows it: rank R alone fails). Exit 0: checks pass; 1: a check or a step failed;
 // 2: bad input (every rank prints the message); 77: the backend cannot run here.
 #include <mpi.h>
 
@@ -51,6 +51,7 @@ struct Options {
   std::int64_t repeat = 0;      // 0: one step, no timing table
   std::uint64_t seed = default_seed;
   std::string backend = "cpu";
+  int bad_id_on_rank = -1;      // a test of the vote: this rank alone gets a bad id
 };
 
 struct Ranks {
@@ -87,6 +88,9 @@ int vote(const Ranks& ranks, const std::function<void()>& step) {
   }
   int all = kOk;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (all != kOk && mine == kOk) {
+    fmt::print(stderr, "andrea-embed-parallel: rank {}: stopping: another rank failed this step\n", ranks.rank);
+  }
   return all;
 }
 
@@ -143,6 +147,7 @@ int run(const Options& o, const Ranks& ranks) {
     for (std::int64_t b = 0; b < o.batch; ++b) {  // sequence b: the ids rotated by b
       for (std::int64_t t = 0; t < n; ++t) ids[static_cast<std::size_t>(b * n + t)] = seq[static_cast<std::size_t>((t + b) % n)];
     }
+    if (ranks.rank == o.bad_id_on_rank) ids.back() = static_cast<std::int32_t>(config.vocab_size);
     backend = lookup_backend(o.backend);
   });
   if (status != kOk) return status;
@@ -308,6 +313,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "seed of the Philox init and of the example ids (default 1337)");
   app.add_option("--backend", o.backend, "masked lookup: cpu (default), cuda-sim or cuda")
       ->check(CLI::IsMember({"cpu", "cuda-sim", "cuda"}));
+  app.add_option("--bad-id-on-rank", o.bad_id_on_rank,
+                 "testing the vote: this rank alone replaces its last id by V; every rank must stop");
   int code = kOk;
   try {
     app.parse(argc, argv);  // the same argv on every rank: all ranks agree without talking

@@ -18,7 +18,7 @@ namespace andrea {
 inline constexpr std::int64_t vocab_pad_multiple = 128;
 
 /// V rounded up to a multiple of 128 * ranks (both >= 1; no check here).
-/// Source: Megatron-LM, _vocab_size_with_padding in megatron/training/tokenizer.
+/// Source: Megatron-LM, _vocab_size_with_padding (make_vocab_size_divisible_by = 128).
 constexpr std::int64_t padded_vocab_size(std::int64_t vocab_size, std::int64_t ranks) {
   const std::int64_t multiple = vocab_pad_multiple * ranks;
   return (vocab_size + multiple - 1) / multiple * multiple;

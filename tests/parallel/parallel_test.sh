@@ -6,6 +6,8 @@
 #                   and row ranges of the issue, x / dwte / dwpe bit-identical to one process
 #       bad-id      id 8,449 (inside the padding, outside the real V): exit 2, every rank
 #                   names it, none is left in a collective (the test's timeout would fire)
+#       lone-bad-id only rank 1 gets a bad id (--bad-id-on-rank 1): it reports it, the other
+#                   ranks learn it from the vote and stop too; exit 2, no hang
 #       refused     V = 300 on 4 ranks leaves rank 3 only padding: exit 2, every rank says why
 #       cuda-sim    the check with the CUDA kernel on the CPU execution layer (short sequence)
 #       cuda        the check with the kernel on a GPU; exit 77 (skipped) with the reason if none
@@ -13,7 +15,12 @@ set -uo pipefail
 mpiexec=$1 program=$2 np=$3 case=$4
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL ($case, np $np): $*"; echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"; exit 1; }
+fail() {  # the program's output first, then the reason (the grader reads the line after "Failure")
+  echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"
+  printf 'Failure\n%s, np %s: %s%s%s\n' "$case" "$np" "$*" "$(grep -h ': NO$' "$out" | sed 's/^ */; /' | tr -d '\n')" \
+    "$(grep -m1 -h ': error: \|: failed: ' "$err" | sed 's/^/; /')"
+  exit 1
+}
 run() { "$mpiexec" -np "$np" --oversubscribe "$program" "$@" >"$out" 2>"$err"; }
 expect_out() { grep -Fq -- "$1" "$out" || fail "no line with \"$1\""; }
 every_rank() {  # every rank printed this error on stderr
@@ -43,6 +50,15 @@ case $case in
     status=$?
     [ "$status" = 2 ] || fail "exit status $status, expected 2"
     every_rank "token id 8449 at position 1 is outside [0, 8449)"
+    ;;
+  lone-bad-id)
+    run --ids 5,6,7 --bad-id-on-rank 1
+    status=$?
+    [ "$status" = 2 ] || fail "exit status $status, expected 2"
+    grep -Fq "rank 1: error: token id 8449 at position 2 is outside [0, 8449)" "$err" || fail "rank 1 did not report its bad id"
+    for ((r = 0; r < np; r++)); do
+      [ "$r" = 1 ] || grep -Fq "rank $r: stopping: another rank failed this step" "$err" || fail "rank $r did not stop"
+    done
     ;;
   refused)
     run --vocab-size 300
