@@ -16,7 +16,7 @@ echo "andrea-embed-parallel --batch $batch --repeat $repeat, $(nproc) cores, loa
 printf '%-3s %-10s %-12s %-12s %-9s %-12s %-12s %-12s %-12s\n' p forward lookup all-reduce share backward "one fwd" "one bwd" check
 for p in 1 2 3 4; do
   out=$(mpirun -np "$p" --oversubscribe "$bin" --batch "$batch" --repeat "$repeat")
-  line=$(grep "per step" <<<"$out")
+  line=$(grep "slowest rank" <<<"$out")
   one=$(grep "one process" <<<"$out")
   ok=$(grep -c ": yes$" <<<"$out" || true)
   num() { grep -oP "$1 \K[0-9.]+" <<<"$2" | head -1; }

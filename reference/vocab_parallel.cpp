@@ -30,10 +30,14 @@ void vocab_parallel_wte_backward(TokenIdBatch ids, ConstFloatView dout, const Vo
                                  FloatView dwte_shard) {
   // BEGIN SOLUTION
   check::vocab_parallel_backward_args(ids, dout, shard, dwte_shard);
+  const TokenIds flat = ids.flat();
+  const auto owned = std::count_if(flat.begin(), flat.end(), [&](std::int32_t id) { return shard.owns(id); });
+  if (owned == 0) return;  // none of the ids is this rank's: its gradient is zero
   // Keep the positions this rank owns, in ascending order, with their local ids ...
   std::vector<std::int32_t> local_ids;
   std::vector<float> local_dout;
-  const TokenIds flat = ids.flat();
+  local_ids.reserve(static_cast<std::size_t>(owned));
+  local_dout.reserve(static_cast<std::size_t>(owned * dout.cols()));
   for (std::int64_t p = 0; p < static_cast<std::int64_t>(flat.size()); ++p) {
     const std::int32_t id = flat[static_cast<std::size_t>(p)];
     if (!shard.owns(id)) continue;
@@ -41,9 +45,8 @@ void vocab_parallel_wte_backward(TokenIdBatch ids, ConstFloatView dout, const Vo
     const std::span<const float> g = dout.row(p);
     local_dout.insert(local_dout.end(), g.begin(), g.end());
   }
-  if (local_ids.empty()) return;  // none of the ids is this rank's: its gradient is zero
   // ... and hand them to lesson 8's backward, which sums them in that order.
-  const auto k = static_cast<std::int64_t>(local_ids.size());
+  const auto k = static_cast<std::int64_t>(owned);
   wte_backward(TokenIdBatch(local_ids.data(), 1, k), ConstFloatView(local_dout.data(), k, dout.cols()),
                dwte_shard);
   // END SOLUTION
