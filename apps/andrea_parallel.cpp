@@ -151,11 +151,14 @@ int run(const Options& o, const Ranks& ranks) {
     backend = lookup_backend(o.backend);
   });
   if (status != kOk) return status;
-  status = vote(ranks, [&] {
-    const std::string reason = backend.unavailable();
-    if (!reason.empty()) throw std::runtime_error("backend " + o.backend + " cannot run here: " + reason);
-  });
-  if (status != kOk) return kSkipped;  // printed by the rank(s) that cannot run it
+  const std::string reason = backend.unavailable();  // e.g. no GPU: every rank skips together
+  if (!all_true(reason.empty())) {
+    if (!reason.empty()) {
+      fmt::print(stderr, "andrea-embed-parallel: rank {}: skipped: backend {} cannot run here: {}\n",
+                 ranks.rank, o.backend, reason);
+    }
+    return kSkipped;
+  }
 
   const std::int64_t d = config.d_model, rows = o.batch * n;
   const TokenIdBatch batch(ids.data(), o.batch, n);
