@@ -3,12 +3,14 @@
 #   build:   cmake g++ libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
 #            libboost-context-dev libcli11-dev libbenchmark-dev
 #            python3 (cuda/sim/cu2cpp.py turns each .cu into C++ for the CPU execution layer)
+#   lesson 10: openmpi-bin libopenmpi-dev (mpirun, MPI_Allreduce)
 #   goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
 #   lesson 9: wordnet-base (the training corpus, /usr/share/wordnet), fasttext (bench/ comparison)
 set -euo pipefail
 packages=(cmake g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
           libboost-context-dev libcli11-dev libbenchmark-dev python3 python3-numpy
-          wordnet-base fasttext)
+          wordnet-base fasttext
+          openmpi-bin libopenmpi-dev)
 [ "${ANDREA_SKIP_TORCH:-0}" = 1 ] || packages+=(python3-torch)
 missing=()
 for p in "${packages[@]}"; do

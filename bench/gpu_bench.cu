@@ -91,16 +91,16 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
   const double bytes = 4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
   const double copy_us = copy_of(bytes);
   const double atomic_us = time_us([&] {
-    ANDREA_LAUNCH(backward_atomic_kernel, blocks_for(rows * d), kThreads, d_dout.get(), d_ids.get(),
-                  d_dwte.get(), d_dwpe.get(), rows, n, d, vocab_size);
+    backward_atomic_kernel<<<blocks_for(rows * d), kThreads>>>(d_dout.get(), d_ids.get(), d_dwte.get(),
+                                                               d_dwpe.get(), rows, n, d, vocab_size);
   }, flush);
   row("backward atomic", bytes, atomic_us, copy_us);
   const double wte_us = time_us([&] {
-    ANDREA_LAUNCH(wte_backward_kernel, blocks_for(u * d), kThreads, d_dout.get(), d_rows.get(),
-                  d_offsets.get(), d_positions.get(), d_dwte.get(), u, d);
+    wte_backward_kernel<<<blocks_for(u * d), kThreads>>>(d_dout.get(), d_rows.get(), d_offsets.get(),
+                                                         d_positions.get(), d_dwte.get(), u, d);
   }, flush);
   const double wpe_us = time_us([&] {
-    ANDREA_LAUNCH(wpe_backward_kernel, blocks_for(n * d), kThreads, d_dout.get(), d_dwpe.get(), rows / n, n, d);
+    wpe_backward_kernel<<<blocks_for(n * d), kThreads>>>(d_dout.get(), d_dwpe.get(), rows / n, n, d);
   }, flush);
   row("backward deterministic", bytes, wte_us + wpe_us, copy_us);
   std::printf("    (dwte kernel %.1f us + dwpe kernel %.1f us; host grouping of %lld ids %.1f us, not included)\n",

@@ -43,6 +43,7 @@ LESSONS = {  # lesson folder -> piece
     "07_position_schemes": "sinusoidal rope",  # two pieces: one file per idea
     "08_backward": "backward",
     "09_training": "training",
+    "10_vocab_parallel": "vocab_parallel",
 }
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")

@@ -12,6 +12,7 @@
 #        sin and cos swapped in the sinusoidal table (cuda/sinusoidal.cu, lesson 7)
 #        a plain += instead of atomicAdd, which loses updates (cuda/backward.cu, lesson 8)
 #        the output row's gradient multiplied by itself, not the centre row (reference/training.cpp, lesson 9)
+#        another rank's rows left unwritten by the masked lookup (cuda/vocab_parallel.cu, lesson 10)
 # Usage: lessons/test_grader.sh [work-dir]   (CPU backends only: -DANDREA_CUDA=OFF)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +56,8 @@ sed -i 's|const std::int64_t t = r % n;  // the position inside the sequence|con
 sed -i '/if (tid < active) partial\[tid\] += partial\[tid + active\];/{n;d}' "$work/wrong/02_norm/norm.cu"
 sed -i 's|  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst\[c\] = src\[c\];|  dst[threadIdx.x] = src[threadIdx.x];  // BUG: no bounds guard|' "$work/wrong/01_lookup/lookup.cu"
 sed -i '0,/^__global__/s//int planted_error = ;  \/\/ BUG: does not compile\n__global__/' "$work/wrong/04_position_table/position.cu"
+sed -i 's|dst\[c\] = mine ? wte_shard\[local \* d + c\] : 0.0f;  // 64-bit offsets|if (mine) dst[c] = wte_shard[local * d + c];  // BUG: zeros never written|' "$work/wrong/10_vocab_parallel/vocab_parallel.cu"
+grep -q "BUG: zeros never written" "$work/wrong/10_vocab_parallel/vocab_parallel.cu" || fail "could not plant the masking bug"
 grep -q "BUG: the batch index" "$work/wrong/05_combine/combine.cu" || fail "could not plant the combine bug"
 grep -q "BUG: no bounds guard" "$work/wrong/01_lookup/lookup.cu" || fail "could not plant the missing bounds guard"
 grep -q "BUG: does not compile" "$work/wrong/04_position_table/position.cu" || fail "could not plant the compile error"
@@ -88,6 +91,8 @@ expect "$work/wrong.txt" "L08-cudasim BackwardAtomic\.NoUpdateIsLost: dwte row 2
 expect "$work/wrong.txt" "^L08 backward +([0-9]+)/\\1 pass" "the C++ backward still passes"
 expect "$work/wrong.txt" "L09-cpu Training\.RowGradientsMatchPyTorch: .*dtarget.*first wrong element" "training gradient bug message"
 expect "$work/wrong.txt" "^L09 training +[0-9]+/[0-9]+ pass +([0-9]+)/\\1 pass" "the CUDA training step still passes"
+expect "$work/wrong.txt" "L10-cudasim VocabParallelLookup\.HandWorkedMasking: .*first wrong element \[0, 0\] expected 0 got -?nan" "masking bug message"
+expect "$work/wrong.txt" "^L10 vocab parallel +([0-9]+)/\\1 pass +[0-9]+/[0-9]+ pass" "the C++ masked lookup still passes"
 if grep -Eq "^total +$full\.0/$full$" "$work/wrong.txt"; then fail "bugs still got full marks"; fi
 
 echo "== 4. the same wrong code, graded again, gets the same score"

@@ -163,6 +163,25 @@ void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwt
   finite("dout", dout.flat());
 }
 
+void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard,
+                                TokenIdBatch ids, ConstFloatView out) {
+  non_empty("wte_shard", wte_shard);
+  shape("wte_shard", wte_shard, shard.rows, wte_shard.cols());
+  non_empty("ids", ids);
+  token_ids(ids.flat(), shard.vocab_size);
+  shape("out", out, ids.rows() * ids.cols(), wte_shard.cols());
+}
+
+void vocab_parallel_backward_args(TokenIdBatch ids, ConstFloatView dout, const VocabShard& shard,
+                                  ConstFloatView dwte_shard) {
+  non_empty("dwte_shard", dwte_shard);
+  shape("dwte_shard", dwte_shard, shard.rows, dwte_shard.cols());
+  non_empty("ids", ids);
+  token_ids(ids.flat(), shard.vocab_size);
+  shape("dout", dout, ids.rows() * ids.cols(), dwte_shard.cols());
+  finite("dout", dout.flat());
+}
+
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe) {
   non_empty("dwpe", dwpe);
   sequence_length(n, dwpe.rows());

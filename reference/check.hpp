@@ -10,6 +10,7 @@
 #include "reference/config.hpp"
 #include "reference/errors.hpp"
 #include "reference/tensor.hpp"
+#include "reference/vocab_shard.hpp"
 
 namespace andrea::check {
 
@@ -93,6 +94,14 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
 void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets);
 /// score_gradients: scores (P, 1 + k) non-empty and finite, grads the same shape.
 void score_gradients_args(ConstFloatView scores, ConstFloatView grads);
+/// vocab_parallel_lookup: wte_shard (V_p, d) non-empty, ids (B, n) non-empty and in [0, V)
+/// (the real V, not the padded one), out (B * n, d).
+void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard,
+                                TokenIdBatch ids, ConstFloatView out);
+/// vocab_parallel_wte_backward: dwte_shard (V_p, d) non-empty, ids (B, n) non-empty and in
+/// [0, V), dout (B * n, d) finite.
+void vocab_parallel_backward_args(TokenIdBatch ids, ConstFloatView dout, const VocabShard& shard,
+                                  ConstFloatView dwte_shard);
 /// materialize: a valid config, wte (V, d_model), wpe (T, d_model).
 void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView wpe);
 

@@ -15,6 +15,7 @@
 #include "cuda/position.hpp"
 #include "cuda/rope.hpp"
 #include "cuda/sinusoidal.hpp"
+#include "cuda/vocab_parallel.hpp"
 namespace backend = ::andrea::cuda;
 #else
 #include "reference/backward.hpp"
@@ -26,6 +27,7 @@ namespace backend = ::andrea::cuda;
 #include "reference/position.hpp"
 #include "reference/rope.hpp"
 #include "reference/sinusoidal.hpp"
+#include "reference/vocab_parallel.hpp"
 namespace backend = ::andrea::reference;
 #endif
 

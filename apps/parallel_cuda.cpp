@@ -1,0 +1,21 @@
+// The CUDA masked lookup as a backend of andrea-embed-parallel; compiled once per flavor
+// (cuda/flavor.hpp): `sim` runs the kernel on the CPU, `gpu` on the GPU. The sum over
+// ranks stays MPI_Allreduce on host buffers: the kernel's result is copied back first.
+#include "apps/parallel_lookup.hpp"
+#include "cuda/device.hpp"
+#include "cuda/vocab_parallel.hpp"
+
+#define ANDREA_CONCAT_(a, b) a##b
+#define ANDREA_CONCAT(a, b) ANDREA_CONCAT_(a, b)
+
+namespace andrea::parallel {
+
+LookupBackend ANDREA_CONCAT(cuda_lookup_, ANDREA_CUDA_FLAVOR)() {
+  namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
+  return {&k::vocab_parallel_lookup, [] {
+            std::string reason;
+            return k::device_available(&reason) ? std::string() : reason;
+          }};
+}
+
+}  // namespace andrea::parallel

@@ -1,0 +1,23 @@
+// The masked lookups andrea-embed-parallel can run: the plain C++ one and, when built,
+// the CUDA kernel on the CPU execution layer (cuda-sim) or on a GPU (cuda).
+#pragma once
+
+#include <string>
+
+#include "reference/tensor.hpp"
+#include "reference/vocab_shard.hpp"
+
+namespace andrea::parallel {
+
+struct LookupBackend {
+  /// reference::vocab_parallel_lookup or cuda::vocab_parallel_lookup: one rank's part.
+  void (*lookup)(ConstFloatView wte_shard, const VocabShard& shard, TokenIdBatch ids,
+                 FloatView out) = nullptr;
+  /// Empty when it can run here, else why not (e.g. "cudaErrorNoDevice: no CUDA-capable device").
+  std::string (*unavailable)() = nullptr;
+};
+
+LookupBackend cuda_lookup_sim();  // apps/parallel_cuda.cpp, one object per flavor
+LookupBackend cuda_lookup_gpu();
+
+}  // namespace andrea::parallel

@@ -1,0 +1,27 @@
+// Lesson 10_vocab_parallel — exercise. Generated from reference/vocab_parallel.cpp by lessons/make_exercises.py.
+// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
+// lines; the contract is in reference/vocab_parallel.hpp.
+// Run this lesson's tests: ctest --preset grade -L L10
+#include "reference/vocab_parallel.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "reference/backward.hpp"
+#include "reference/check.hpp"
+
+namespace andrea::reference {
+
+void vocab_parallel_lookup(ConstFloatView wte_shard, const VocabShard& shard, TokenIdBatch ids,
+                           FloatView out) {
+  // TODO(lesson 10_vocab_parallel): write vocab_parallel_lookup() here.
+  throw NotImplemented("10_vocab_parallel/vocab_parallel.cpp", "vocab_parallel_lookup");
+}
+
+void vocab_parallel_wte_backward(TokenIdBatch ids, ConstFloatView dout, const VocabShard& shard,
+                                 FloatView dwte_shard) {
+  // TODO(lesson 10_vocab_parallel): write vocab_parallel_wte_backward() here.
+  throw NotImplemented("10_vocab_parallel/vocab_parallel.cpp", "vocab_parallel_wte_backward");
+}
+
+}  // namespace andrea::reference

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Lesson 10 under real processes: runs andrea-embed-parallel with mpirun and checks what
+# it prints and its exit status.
+#   parallel_test.sh MPIEXEC PROGRAM NP CASE
+# CASE  check       ANDREA-120M, the example sequence as a batch of 2: exit 0, the padding
+#                   and row ranges of the issue, x / dwte / dwpe bit-identical to one process
+#       bad-id      id 8,449 (inside the padding, outside the real V): exit 2, every rank
+#                   names it, none is left in a collective (the test's timeout would fire)
+#       lone-bad-id only rank 1 gets a bad id (--bad-id-on-rank 1): it reports it, the other
+#                   ranks learn it from the vote and stop too; exit 2, no hang
+#       refused     V = 300 on 4 ranks leaves rank 3 only padding: exit 2, every rank says why
+#       cuda-sim    the check with the CUDA kernel on the CPU execution layer (short sequence)
+#       cuda        the check with the kernel on a GPU; exit 77 (skipped) with the reason if none
+set -uo pipefail
+mpiexec=$1 program=$2 np=$3 case=$4
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail() {  # the program's output first, then the reason (the grader reads the line after "Failure")
+  echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"
+  printf 'Failure\n%s, np %s: %s%s%s\n' "$case" "$np" "$*" "$(grep -h ': NO$' "$out" | sed 's/^ */; /' | tr -d '\n')" \
+    "$(grep -m1 -h ': error: \|: failed: ' "$err" | sed 's/^/; /')"
+  exit 1
+}
+run() { "$mpiexec" -np "$np" --oversubscribe "$program" "$@" >"$out" 2>"$err"; }
+expect_out() { grep -Fq -- "$1" "$out" || fail "no line with \"$1\""; }
+every_rank() {  # every rank printed this error on stderr
+  for ((r = 0; r < np; r++)); do
+    grep -Fq -- "rank $r: error: $1" "$err" || fail "rank $r did not report \"$1\""
+  done
+}
+padded() { case $1 in 1) echo 8,576 ;; 2 | 4) echo 8,704 ;; 3) echo 8,832 ;; esac; }
+rows=$(( $(padded "$np" | tr -d ,) / np ))
+
+case $case in
+  check | cuda-sim | cuda)
+    args=(--batch 2)
+    [ "$case" = check ] || args=(--length 64 --batch 2 --backend "$case")
+    run "${args[@]}"
+    status=$?
+    if [ "$case" = cuda ] && [ "$status" = 77 ]; then cat "$err"; exit 77; fi
+    [ "$status" = 0 ] || fail "exit status $status, expected 0"
+    expect_out "V padded to $(padded "$np") (a multiple of 128 x $np = $((128 * np))), V_p = "
+    expect_out "rank $((np - 1))    rows [$(((np - 1) * rows)), $((np * rows)))"
+    expect_out "x bit-identical to the one-process combine, on every rank: yes"
+    expect_out "dwte shards gathered = the one-process gradient bit for bit, padding rows zero: yes"
+    expect_out "dwpe the same on every rank and = the one-process gradient: yes"
+    ;;
+  bad-id)
+    run --ids 5,8449,3
+    status=$?
+    [ "$status" = 2 ] || fail "exit status $status, expected 2"
+    every_rank "token id 8449 at position 1 is outside [0, 8449)"
+    ;;
+  lone-bad-id)
+    run --ids 5,6,7 --bad-id-on-rank 1
+    status=$?
+    [ "$status" = 2 ] || fail "exit status $status, expected 2"
+    grep -Fq "rank 1: error: token id 8449 at position 2 is outside [0, 8449)" "$err" || fail "rank 1 did not report its bad id"
+    for ((r = 0; r < np; r++)); do
+      [ "$r" = 1 ] || grep -Fq "rank $r: stopping: another rank failed this step" "$err" || fail "rank $r did not stop"
+    done
+    ;;
+  refused)
+    run --vocab-size 300
+    status=$?
+    [ "$status" = 2 ] || fail "exit status $status, expected 2"
+    every_rank "$np ranks leave rank $((np - 1)) no real rows: its rows [384, 512) start at or past vocab_size 300"
+    ;;
+  *) echo "unknown case $case"; exit 1 ;;
+esac
+echo "ok ($case, np $np)"
