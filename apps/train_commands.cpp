@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "apps/npy.hpp"
-#include "apps/heatmap.hpp"
+#include "apps/svg.hpp"
 #include "reference/errors.hpp"
 #include "training/corpus.hpp"
 #include "training/similarity.hpp"
@@ -219,10 +219,11 @@ int TrainingCommands::run_similar() const {
   print_matrix(cos, words);
   if (!pairs_.empty()) print_pairs(w.table, w.vocab, pairs_);
   if (!svg_.empty()) {
-    write_heatmap_svg(svg_, cos, words,
-                      fmt::format("{}{}", init_seed_ >= 0 ? fmt::format("before training (init, seed {})", init_seed_)
-                                                          : "after training",
-                                  centre_ ? ", centred" : ""));
+    const std::string title = fmt::format(
+        "cosine similarity, {}{}",
+        init_seed_ >= 0 ? fmt::format("before training (init, seed {})", init_seed_) : "after training",
+        centre_ ? ", centred" : "");
+    write_file(svg_, svg::heatmap(title, words, cos));  // apps/svg.hpp
   }
   return 0;
 }
