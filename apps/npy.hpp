@@ -18,18 +18,9 @@ void check_writable(const std::string& path);
 /// file cannot be written or check_writable() refuses the path. Format: numpy/lib/format.py (NEP 1).
 void write_npy(const std::string& path, ConstFloatView m);
 
-}  // namespace andrea::cli
-
-namespace andrea::cli {
-
 /// Writes `bytes` to `path` through a temporary file renamed into place, so a
 /// failure leaves no partial file. Throws andrea::InputError when check_writable()
 /// refuses the path or the file cannot be written.
 void write_file(const std::string& path, std::string_view bytes);
-
-/// Reads a 2-D float32 .npy file ('<f4', C order, NPY format 1.0 or 2.0) as written by
-/// write_npy or numpy.save. Throws andrea::InputError naming the file when it cannot be
-/// read, is not .npy, or holds another dtype, order or number of dimensions.
-Matrix read_npy(const std::string& path);
 
 }  // namespace andrea::cli

@@ -3,9 +3,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
+#include <map>
 
 #include "apps/npy.hpp"
+#include "apps/safetensors.hpp"
 #include "apps/svg.hpp"
 #include "reference/errors.hpp"
 #include "training/corpus.hpp"
@@ -19,12 +22,14 @@ using namespace andrea::training;
 
 const std::vector<std::string> kSourceWords = {"cat", "dog", "pet", "tuesday", "xylophone"};
 
-// embeddings.npy -> embeddings.out.npy / embeddings.vocab.txt
-std::string companion(const std::string& weights, const std::string& suffix) {
-  if (!weights.ends_with(".npy")) {
-    throw InputError(fmt::format("the weights file '{}' must end in .npy", weights));
+constexpr std::string_view kWeightsSuffix = ".safetensors";
+
+// embeddings.safetensors (wte and wout) -> embeddings.vocab.txt, the words of its rows
+std::string vocabulary_file(const std::string& weights) {
+  if (!weights.ends_with(kWeightsSuffix)) {
+    throw InputError(fmt::format("the weights file '{}' must end in {}", weights, kWeightsSuffix));
   }
-  return weights.substr(0, weights.size() - 4) + suffix;
+  return weights.substr(0, weights.size() - kWeightsSuffix.size()) + ".vocab.txt";
 }
 
 std::string clock(double seconds) {
@@ -75,11 +80,29 @@ struct Weights {
   Vocabulary vocab;
 };
 
+// The input table wte of a file written by train (safetensors, tensor "wte" (V, d_model)).
+Matrix read_wte(const std::string& path) {
+  const Safetensors file = read_safetensors(path, {"wte"});
+  const Tensor* wte = file.find("wte");
+  if (wte == nullptr) {
+    throw InputError(fmt::format("the weights file {} holds no tensor 'wte' (it holds: {})", path,
+                                 fmt::join(file.names, ", ")));
+  }
+  if (wte->shape.size() != 2 || wte->shape[0] < 1 || wte->shape[1] < 1) {
+    throw InputError(fmt::format("tensor 'wte' of {} has shape [{}], expected [V, d_model]", path,
+                                 fmt::join(wte->shape, ", ")));
+  }
+  Matrix table(wte->shape[0], wte->shape[1]);
+  std::copy(wte->values.begin(), wte->values.end(), table.view().data());
+  return table;
+}
+
 Weights load(const std::string& path) {
-  Weights w{read_npy(path), read_vocabulary(companion(path, ".vocab.txt"))};
+  const std::string vocab_file = vocabulary_file(path);
+  Weights w{read_wte(path), read_vocabulary(vocab_file)};
   if (w.table.rows() != w.vocab.size()) {
     throw InputError(fmt::format("the weights {} have {} rows but the vocabulary {} has {} words", path,
-                                 w.table.rows(), companion(path, ".vocab.txt"), w.vocab.size()));
+                                 w.table.rows(), vocab_file, w.vocab.size()));
   }
   return w;
 }
@@ -105,13 +128,13 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off (default 1e-4)");
   train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 0.1)");
   train_->add_option("--seed", options_.seed, "Philox seed of the init and every draw (default 1337)");
-  train_->add_option("--out", out_, "wte to this .npy; wout to *.out.npy, the vocabulary to *.vocab.txt (default embeddings.npy)");
+  train_->add_option("--out", out_, "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it (default embeddings.safetensors)");
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
   train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
-  similar_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
+  similar_->add_option("--weights", weights_, "the .safetensors file written by train (its .vocab.txt beside it)")->required();
   similar_->add_option("words", words_, "words (default: cat dog pet tuesday xylophone)");
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
@@ -120,7 +143,7 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
 
   neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
-  neighbors_->add_option("--weights", weights_, "the .npy written by train (its .vocab.txt beside it)")->required();
+  neighbors_->add_option("--weights", weights_, "the .safetensors file written by train (its .vocab.txt beside it)")->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
   neighbors_->add_option("-k", k_, "how many (default 10)");
   neighbors_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
@@ -136,8 +159,8 @@ int TrainingCommands::run() const {
 
 int TrainingCommands::run_train() const {
   validate(options_);
-  const std::string out_table = companion(out_, ".out.npy"), vocab_file = companion(out_, ".vocab.txt");
-  for (const std::string& path : {out_, out_table, vocab_file}) check_writable(path);
+  const std::string vocab_file = vocabulary_file(out_);
+  for (const std::string& path : {out_, vocab_file}) check_writable(path);
   if (!pairs_.empty()) read_pairs(pairs_);  // a bad list fails now, not after training
 
   const Corpus corpus = read_corpus(corpus_);
@@ -176,21 +199,28 @@ int TrainingCommands::run_train() const {
              static_cast<std::int64_t>(ids.size()) * options_.epochs, seconds,
              static_cast<double>(ids.size() * static_cast<std::size_t>(options_.epochs)) / seconds);
 
-  // Every file first under a temporary name, then all renamed: no partial output.
-  const std::string tmp = fmt::format(".partial-{}", ::getpid());
+  // The vocabulary first under a temporary name, then the tables (written through a
+  // temporary file of their own), then the rename: no partial output.
+  const std::string tmp = vocab_file + fmt::format(".partial-{}", ::getpid());
+  const std::map<std::string, std::string> metadata = {
+      {"format", "andrea-embeddings lesson 9: skip-gram with negative sampling"},
+      {"corpus", corpus.source},
+      {"vocab_size", std::to_string(vocab.size())},
+      {"d_model", std::to_string(options_.d_model)},
+      {"window", std::to_string(options_.window)},
+      {"negatives", std::to_string(options_.negatives)},
+      {"epochs", std::to_string(options_.epochs)},
+      {"seed", std::to_string(options_.seed)}};
   try {
-    write_npy(out_ + tmp, tables.wte);
-    write_npy(out_table + tmp, tables.wout);
-    write_vocabulary(vocab_file + tmp, vocab);
-    std::filesystem::rename(out_ + tmp, out_);
-    std::filesystem::rename(out_table + tmp, out_table);
-    std::filesystem::rename(vocab_file + tmp, vocab_file);
+    write_vocabulary(tmp, vocab);
+    write_safetensors(out_, {{"wte", tables.wte}, {"wout", tables.wout}}, metadata);
+    std::filesystem::rename(tmp, vocab_file);
   } catch (...) {
-    for (const std::string& path : {out_, out_table, vocab_file}) std::remove((path + tmp).c_str());
+    std::remove(tmp.c_str());
     throw;
   }
-  fmt::print("wrote    {} (wte, float32 ({}, {})), {} (wout), {}\n\n", out_, vocab.size(), options_.d_model,
-             out_table, vocab_file);
+  fmt::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", out_, vocab.size(),
+             options_.d_model, vocab_file);
 
   std::vector<std::string> shown;
   for (const std::string& w : kSourceWords) {

@@ -19,18 +19,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$exe" train --dump-corpus "$tmp/corpus.txt" >/dev/null
-/usr/bin/time -f "%U" -o "$tmp/ours.cpu" "$exe" train --epochs "$epochs" --quiet --out "$tmp/ours.npy" \
+/usr/bin/time -f "%U" -o "$tmp/ours.cpu" "$exe" train --epochs "$epochs" --quiet --out "$tmp/ours.safetensors" \
   >"$tmp/ours.txt"
 /usr/bin/time -f "%U" -o "$tmp/ft.cpu" fasttext skipgram -input "$tmp/corpus.txt" -output "$tmp/ft" \
   -dim 64 -ws 5 -neg 5 -epoch "$epochs" -minCount 1 -t 1e-4 -lr 0.025 -minn 0 -maxn 0 -thread 1 \
   -verbose 2 >"$tmp/ft.txt" 2>&1 || { cat "$tmp/ft.txt"; exit 1; }
 
 /usr/bin/python3 - "$tmp" "$here/lessons/09_training/pairs.tsv" "$epochs" <<'PY'
-import re, sys
+import json, re, struct, sys
 import numpy as np
 tmp, pairs_path, epochs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 words = [l.split()[0] for l in open(f"{tmp}/ours.vocab.txt")]
-ours = dict(zip(words, np.load(f"{tmp}/ours.npy")))
+raw = open(f"{tmp}/ours.safetensors", "rb").read()   # safetensors: u64 header length, JSON, data
+size = struct.unpack("<Q", raw[:8])[0]
+entry = json.loads(raw[8:8 + size])["wte"]
+begin, end = entry["data_offsets"]
+wte = np.frombuffer(raw[8 + size + begin:8 + size + end], "<f4").reshape(entry["shape"])
+ours = dict(zip(words, wte))
 ft = {}
 with open(f"{tmp}/ft.vec") as f:
     next(f)

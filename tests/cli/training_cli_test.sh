@@ -30,41 +30,41 @@ expect_error() {
   [ -z "$(ls -A "$tmp/out")" ] || fail "$name: left $(ls "$tmp/out")"
 }
 
-# Train: three files, the report, the same bits for the same seed.
-"$exe" train "${small[@]}" --out "$tmp/e.npy" >"$tmp/train.txt" 2>"$tmp/err" || fail "train: exit $? ($(cat "$tmp/err"))"
-for f in e.npy e.out.npy e.vocab.txt; do [ -s "$tmp/$f" ] || fail "train did not write $f"; done
+# Train: two files, the report, the same bits for the same seed.
+"$exe" train "${small[@]}" --out "$tmp/e.safetensors" >"$tmp/train.txt" 2>"$tmp/err" || fail "train: exit $? ($(cat "$tmp/err"))"
+for f in e.safetensors e.vocab.txt; do [ -s "$tmp/$f" ] || fail "train did not write $f"; done
 grep -Eq "^vocab +V = 22 rows" "$tmp/train.txt" || fail "train: vocabulary line: $(grep vocab "$tmp/train.txt")"
 grep -Eq "nearest 10 words to 'cat'" "$tmp/train.txt" || fail "train: no neighbours of cat"
 [ "$(head -1 "$tmp/e.vocab.txt")" = "<unk> 0" ] || fail "vocab row 0 is not '<unk> 0'"
-"$exe" train "${small[@]}" --out "$tmp/f.npy" >/dev/null 2>&1
-cmp -s "$tmp/e.npy" "$tmp/f.npy" || fail "two runs with the same seed differ"
-"$exe" train "${small[@]}" --seed 7 --out "$tmp/g.npy" >/dev/null 2>&1
-cmp -s "$tmp/e.npy" "$tmp/g.npy" && fail "a different seed gave the same table"
+"$exe" train "${small[@]}" --out "$tmp/f.safetensors" >/dev/null 2>&1
+cmp -s "$tmp/e.safetensors" "$tmp/f.safetensors" || fail "two runs with the same seed differ"
+"$exe" train "${small[@]}" --seed 7 --out "$tmp/g.safetensors" >/dev/null 2>&1
+cmp -s "$tmp/e.safetensors" "$tmp/g.safetensors" && fail "a different seed gave the same table"
 
 # similar and neighbors read the table back.
-"$exe" similar --weights "$tmp/e.npy" cat dog xylophone >"$tmp/sim.txt" 2>"$tmp/err" || fail "similar: exit $? ($(cat "$tmp/err"))"
+"$exe" similar --weights "$tmp/e.safetensors" cat dog xylophone >"$tmp/sim.txt" 2>"$tmp/err" || fail "similar: exit $? ($(cat "$tmp/err"))"
 grep -Eq "^ +cat +\+1\.000 " "$tmp/sim.txt" || fail "similar: cos(cat, cat) is not 1: $(cat "$tmp/sim.txt")"
-"$exe" similar --weights "$tmp/e.npy" --centre --svg "$tmp/h.svg" cat dog >/dev/null 2>&1 || fail "similar --svg"
+"$exe" similar --weights "$tmp/e.safetensors" --centre --svg "$tmp/h.svg" cat dog >/dev/null 2>&1 || fail "similar --svg"
 grep -q "<svg" "$tmp/h.svg" || fail "no heatmap written"
-"$exe" neighbors --weights "$tmp/e.npy" -k 3 dog >"$tmp/nb.txt" 2>&1 || fail "neighbors: exit $?"
+"$exe" neighbors --weights "$tmp/e.safetensors" -k 3 dog >"$tmp/nb.txt" 2>&1 || fail "neighbors: exit $?"
 [ "$(grep -c '^  [a-z]' "$tmp/nb.txt")" = 3 ] || fail "neighbors -k 3: $(cat "$tmp/nb.txt")"
 
 # Bad input.
-expect_error corpus-missing "install it with \`apt-get install wordnet-base\`" train --corpus "$tmp/no-such-dir/" --out "$tmp/out/e.npy"
-expect_error corpus-file-missing "cannot read the corpus file" train --corpus "$tmp/none.txt" --out "$tmp/out/e.npy"
+expect_error corpus-missing "install it with \`apt-get install wordnet-base\`" train --corpus "$tmp/no-such-dir/" --out "$tmp/out/e.safetensors"
+expect_error corpus-file-missing "cannot read the corpus file" train --corpus "$tmp/none.txt" --out "$tmp/out/e.safetensors"
 printf '1 2 3\n\n' >"$tmp/empty.txt"
-expect_error corpus-empty "holds no word" train --corpus "$tmp/empty.txt" --out "$tmp/out/e.npy"
-expect_error vocab-too-small "a vocabulary of fewer than 2 words" train "${corpus[@]}" --min-count 100000 --out "$tmp/out/e.npy"
-expect_error d-model "d_model 0 is not in [1, 65536]" train "${corpus[@]}" --d-model 0 --out "$tmp/out/e.npy"
-expect_error window "window 0 is not in [1, 1000]" train "${corpus[@]}" --window 0 --out "$tmp/out/e.npy"
-expect_error negatives "negatives -3 is not in [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.npy"
-expect_error epochs "epochs 0 is not in [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.npy"
-expect_error out-not-npy "must end in .npy" train "${small[@]}" --out "$tmp/out/e.bin"
-expect_error unknown-word "the word 'unicorn' is not in the vocabulary" similar --weights "$tmp/e.npy" --svg "$tmp/out/h.svg" cat unicorn
-expect_error unknown-neighbor "the word 'unicorn' is not in the vocabulary" neighbors --weights "$tmp/e.npy" unicorn
-head -5 "$tmp/e.vocab.txt" >"$tmp/short.vocab.txt" && cp "$tmp/e.npy" "$tmp/short.npy"
-expect_error shape "the weights $tmp/short.npy have 22 rows but the vocabulary $tmp/short.vocab.txt has 5 words" similar --weights "$tmp/short.npy" cat
-expect_error weights-missing "cannot read the weights file" similar --weights "$tmp/none.npy" cat
+expect_error corpus-empty "holds no word" train --corpus "$tmp/empty.txt" --out "$tmp/out/e.safetensors"
+expect_error vocab-too-small "a vocabulary of fewer than 2 words" train "${corpus[@]}" --min-count 100000 --out "$tmp/out/e.safetensors"
+expect_error d-model "d_model 0 is not in [1, 65536]" train "${corpus[@]}" --d-model 0 --out "$tmp/out/e.safetensors"
+expect_error window "window 0 is not in [1, 1000]" train "${corpus[@]}" --window 0 --out "$tmp/out/e.safetensors"
+expect_error negatives "negatives -3 is not in [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.safetensors"
+expect_error epochs "epochs 0 is not in [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.safetensors"
+expect_error out-not-safetensors "must end in .safetensors" train "${small[@]}" --out "$tmp/out/e.bin"
+expect_error unknown-word "the word 'unicorn' is not in the vocabulary" similar --weights "$tmp/e.safetensors" --svg "$tmp/out/h.svg" cat unicorn
+expect_error unknown-neighbor "the word 'unicorn' is not in the vocabulary" neighbors --weights "$tmp/e.safetensors" unicorn
+head -5 "$tmp/e.vocab.txt" >"$tmp/short.vocab.txt" && cp "$tmp/e.safetensors" "$tmp/short.safetensors"
+expect_error shape "the weights $tmp/short.safetensors have 22 rows but the vocabulary $tmp/short.vocab.txt has 5 words" similar --weights "$tmp/short.safetensors" cat
+expect_error weights-missing "cannot open weights file" similar --weights "$tmp/none.safetensors" cat
 
 echo "training cli: $failures failure(s)"
 [ "$failures" -eq 0 ]
