@@ -35,33 +35,14 @@ void write_npy(const std::string& path, ConstFloatView m) {
   header.append((64 - unpadded % 64) % 64, ' ');
   header.push_back('\n');
 
-  const std::string partial = fmt::format("{}.partial-{}", path, ::getpid());
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(fmt::format("cannot write '{}'", path));
-    const char preamble[] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                             static_cast<char>(header.size() & 0xff),
-                             static_cast<char>(header.size() >> 8)};
-    out.write(preamble, sizeof preamble);
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(m.data()),
-              static_cast<std::streamsize>(m.size() * sizeof(float)));
-    if (!out.flush()) {
-      std::remove(partial.c_str());
-      throw InputError(fmt::format("cannot write '{}'", path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) {
-    std::remove(partial.c_str());
-    throw InputError(fmt::format("cannot write '{}': {}", path, ec.message()));
-  }
+  const char preamble[] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                           static_cast<char>(header.size() & 0xff),
+                           static_cast<char>(header.size() >> 8)};
+  std::string bytes(preamble, sizeof preamble);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char*>(m.data()), static_cast<std::size_t>(m.size()) * sizeof(float));
+  write_file(path, bytes);
 }
-
-}  // namespace andrea::cli
-
-namespace andrea::cli {
 
 void write_file(const std::string& path, std::string_view bytes) {
   check_writable(path);
