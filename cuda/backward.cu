@@ -78,8 +78,8 @@ struct Groups {
   std::vector<std::int32_t> rows, offsets, positions;
 };
 
-// BEGIN SOLUTION
 Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
+  // BEGIN SOLUTION
   std::vector<std::int32_t> count(static_cast<std::size_t>(vocab_size), 0);
   for (const std::int32_t v : ids) ++count[static_cast<std::size_t>(v)];
   Groups g;
@@ -99,8 +99,8 @@ Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
         static_cast<std::int32_t>(p);
   }
   return g;
+  // END SOLUTION
 }
-// END SOLUTION
 
 // One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
 __global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,

@@ -70,7 +70,10 @@ struct Groups {
   std::vector<std::int32_t> rows, offsets, positions;
 };
 
-// TODO: helpers (group_positions), about 21 lines in the solution.
+Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
+  // TODO(lesson 08_backward): write group_positions() here.
+  throw NotImplemented("08_backward/backward.cu", "group_positions");
+}
 
 // One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
 __global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
