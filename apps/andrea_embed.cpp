@@ -65,22 +65,6 @@ std::vector<std::int32_t> read_input(const Options& o, const Config& config, std
   return example_ids(config.context_length, config.vocab_size, o.seed);
 }
 
-const cli::Backend& pick_backend(const std::vector<cli::Backend>& all, const std::string& name,
-                                 bool given) {
-  for (const cli::Backend& b : all) {
-    if (!given ? b.unavailable().empty() : b.name == name) {
-      if (const std::string why = b.unavailable(); !why.empty()) {
-        throw InputError(fmt::format("backend {} is not usable here: {}", name, why));
-      }
-      return b;
-    }
-  }
-  std::vector<std::string_view> names;
-  for (const cli::Backend& b : all) names.push_back(b.name);
-  throw InputError(fmt::format("unknown backend '{}': this build has {}", name,
-                               fmt::join(names, ", ")));
-}
-
 void print_parameters(const Config& c, const ParameterReport& r, bool learned_positions) {
   const auto share = [](std::int64_t part, std::int64_t whole) {
     return whole > 0 ? fmt::format("{:6.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : std::string("     -");
@@ -144,7 +128,7 @@ int run(const Options& o) {
   std::optional<cli::EmbeddingTables> loaded = cli::load_weights(o.files);  // --weights
   const Config config = loaded ? cli::config_of(*loaded) : config_by_name(o.config);
   const std::vector<cli::Backend> all = cli::backends();
-  const cli::Backend& backend = pick_backend(all, o.backend, o.has_backend);
+  const cli::Backend& backend = cli::pick_backend(all, o.backend, o.has_backend);
   if (o.has_out && o.out.empty()) throw InputError("--out needs a file name");
   const bool learned = o.positions == "learned";
   if (!learned && o.positions != "sinusoidal") {

@@ -12,6 +12,7 @@
 #include "reference/config.hpp"
 #include "reference/params.hpp"
 #include "reference/tensor.hpp"
+#include "training/trainer.hpp"
 
 namespace andrea::cli {
 
@@ -23,6 +24,7 @@ struct Backend {
   void (*row_norms)(ConstFloatView, std::span<float>);
   void (*cosine_matrix)(ConstFloatView, FloatView);
   float (*dot)(std::span<const float>, std::span<const float>);
+  training::RunnerFactory sgns_runner;  ///< lesson 9: where `train` keeps its tables
   /// Empty when usable; otherwise why not (e.g. "no CUDA device: ...").
   std::string (*unavailable)();
 };
@@ -30,5 +32,10 @@ struct Backend {
 /// Every backend this program was built with, in order of preference for the
 /// default: cuda (when a GPU is usable), then cpu, then cuda-sim.
 std::vector<Backend> backends();
+
+/// The backend named `name` (`given`) or else the first usable one. Throws
+/// andrea::InputError naming the backends of this build when the name is unknown, or
+/// saying why the one named is not usable here (e.g. "no CUDA device: ...").
+const Backend& pick_backend(const std::vector<Backend>& all, const std::string& name, bool given);
 
 }  // namespace andrea::cli

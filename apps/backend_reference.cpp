@@ -8,7 +8,7 @@ namespace andrea::cli {
 Backend reference_backend() {
   return {"cpu", "plain C++ reference (reference/)", &reference::materialize,
           &reference::combine, &reference::row_norms, &reference::cosine_matrix, &reference::dot,
-          [] { return std::string(); }};
+          &training::host_runner, [] { return std::string(); }};
 }
 
 }  // namespace andrea::cli

@@ -1,5 +1,10 @@
 #include "apps/backend.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "reference/errors.hpp"
+
 namespace andrea::cli {
 
 Backend reference_backend();
@@ -20,6 +25,21 @@ std::vector<Backend> backends() {
   all.push_back(cuda_backend_sim());
 #endif
   return all;
+}
+
+const Backend& pick_backend(const std::vector<Backend>& all, const std::string& name, bool given) {
+  for (const Backend& b : all) {
+    if (!given ? b.unavailable().empty() : b.name == name) {
+      if (const std::string why = b.unavailable(); !why.empty()) {
+        throw InputError(fmt::format("backend {} is not usable here: {}", name, why));
+      }
+      return b;
+    }
+  }
+  std::vector<std::string_view> names;
+  for (const Backend& b : all) names.push_back(b.name);
+  throw InputError(fmt::format("unknown backend '{}': this build has {}", name,
+                               fmt::join(names, ", ")));
 }
 
 }  // namespace andrea::cli

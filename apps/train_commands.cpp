@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 
+#include "apps/backend.hpp"
 #include "apps/npy.hpp"
 #include "apps/safetensors.hpp"
 #include "apps/svg.hpp"
@@ -131,6 +132,7 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--out", out_, "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it (default embeddings.safetensors)");
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
+  train_->add_option("--backend", backend_, "cpu (default: the C++ reference, whose numbers the lesson quotes), cuda-sim (the CUDA kernels on the CPU) or cuda (GPU, tables in device memory)");
   train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
@@ -159,6 +161,8 @@ int TrainingCommands::run() const {
 
 int TrainingCommands::run_train() const {
   validate(options_);
+  const std::vector<Backend> all = backends();
+  const Backend& backend = pick_backend(all, backend_, true);
   const std::string vocab_file = vocabulary_file(out_);
   for (const std::string& path : {out_, vocab_file}) check_writable(path);
   if (!pairs_.empty()) read_pairs(pairs_);  // a bad list fails now, not after training
@@ -187,13 +191,14 @@ int TrainingCommands::run_train() const {
              "lr {} linear to 0, subsample {}, seed {}\n",
              options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
              options_.subsample, options_.seed);
+  fmt::print("backend  {}: {}\n", backend.name, backend.description);
   std::fflush(stdout);
 
   double seconds = 0.0;
   const Tables tables = train(ids, corpus.sentence_starts, vocab, options_, [&](const Progress& p) {
     seconds = p.seconds;
     if (!quiet_) print_progress(p, options_.epochs);
-  });
+  }, backend.sgns_runner);
   if (!quiet_) fmt::print(stderr, "\n");
   fmt::print("trained  {} words in {:.1f} s: {:.0f} words/s (one thread)\n",
              static_cast<std::int64_t>(ids.size()) * options_.epochs, seconds,

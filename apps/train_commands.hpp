@@ -21,7 +21,7 @@ class TrainingCommands {
  private:
   CLI::App *train_ = nullptr, *similar_ = nullptr, *neighbors_ = nullptr;
   training::TrainOptions options_;
-  std::string corpus_ = "/usr/share/wordnet", out_ = "embeddings.safetensors", pairs_, weights_;
+  std::string backend_ = "cpu", corpus_ = "/usr/share/wordnet", out_ = "embeddings.safetensors", pairs_, weights_;
   std::int64_t min_count_ = 3, k_ = 10, init_seed_ = -1;
   bool quiet_ = false, centre_ = false;
   std::vector<std::string> words_;

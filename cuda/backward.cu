@@ -130,18 +130,8 @@ __global__ void wpe_backward_kernel(const float* dout, float* dwpe, std::int64_t
 }
 
 void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView dwte) {
-  const Groups g = group_positions(ids.flat(), dwte.rows());
-  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
-      d_offsets(std::span<const std::int32_t>(g.offsets)),
-      d_positions(std::span<const std::int32_t>(g.positions));
   DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
-  const auto distinct = static_cast<std::int64_t>(g.rows.size());
-  // BEGIN SOLUTION (launch)
-  wte_backward_kernel<<<blocks_for(distinct * dwte.cols()), kThreads>>>(
-      d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), distinct,
-      dwte.cols());
-  // END SOLUTION
-  ANDREA_CUDA_CHECK_LAUNCH();
+  wte_backward_on_device(ids.flat(), d_dout.get(), d_dwte.get(), dwte.rows(), dwte.cols());
   d_dwte.copy_to(dwte.flat());
 }
 
@@ -157,6 +147,22 @@ void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64
 }
 
 }  // namespace
+
+// Step 2 on buffers already in device memory (the kernel's one launch site).
+void wte_backward_on_device(TokenIds ids, const float* dout, float* dwte, std::int64_t vocab_size,
+                            std::int64_t d_model) {
+  if (ids.empty()) return;
+  const Groups g = group_positions(ids, vocab_size);
+  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
+      d_offsets(std::span<const std::int32_t>(g.offsets)),
+      d_positions(std::span<const std::int32_t>(g.positions));
+  const auto distinct = static_cast<std::int64_t>(g.rows.size());
+  // BEGIN SOLUTION (launch)
+  wte_backward_kernel<<<blocks_for(distinct * d_model), kThreads>>>(
+      dout, d_rows.get(), d_offsets.get(), d_positions.get(), dwte, distinct, d_model);
+  // END SOLUTION
+  ANDREA_CUDA_CHECK_LAUNCH();
+}
 
 // Step 1.
 void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,

@@ -20,6 +20,13 @@ void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView 
 /// then one thread per (distinct id, channel) adds its positions' dout in that order.
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte);
 
+/// wte_backward on buffers that already live in device memory (lesson 9's trainer keeps its
+/// tables there): ids (P) on the host, already checked to be in [0, vocab_size) (nothing is
+/// checked here); dout (P, d_model) and dwte (vocab_size, d_model) device pointers. The
+/// same grouping and kernel as wte_backward, so the same bits.
+void wte_backward_on_device(TokenIds ids, const float* dout, float* dwte, std::int64_t vocab_size,
+                            std::int64_t d_model);
+
 /// Bit-identical to reference::wpe_backward: one thread per (t, c) adds dout[b * n + t][c]
 /// for b = 0, 1, ..., B - 1.
 void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe);

@@ -30,12 +30,20 @@ class DeviceBuffer {
   std::int64_t size() const { return count_; }
   std::size_t bytes() const { return static_cast<std::size_t>(count_) * sizeof(T); }
 
-  /// Copies the whole buffer to host memory of the same size.
+  /// Copies the first host.size() elements to host memory (the whole buffer when the sizes
+  /// agree: a buffer sized for the largest batch serves smaller ones).
   void copy_to(std::span<T> host) const {
-    if (static_cast<std::int64_t>(host.size()) != count_) {
-      throw std::logic_error("DeviceBuffer::copy_to: host span size differs from the buffer");
+    if (static_cast<std::int64_t>(host.size()) > count_) {
+      throw std::logic_error("DeviceBuffer::copy_to: host span larger than the buffer");
     }
-    if (count_ > 0) ANDREA_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    if (!host.empty()) ANDREA_CUDA_CHECK(cudaMemcpy(host.data(), data_, host.size_bytes(), cudaMemcpyDeviceToHost));
+  }
+  /// Overwrites the first host.size() elements with host data.
+  void copy_from(std::span<const T> host) {
+    if (static_cast<std::int64_t>(host.size()) > count_) {
+      throw std::logic_error("DeviceBuffer::copy_from: host span larger than the buffer");
+    }
+    if (!host.empty()) ANDREA_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
   }
 
  private:

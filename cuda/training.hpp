@@ -1,6 +1,8 @@
 // Lesson 9 — the skip-gram training step on the device: one kernel per piece.
 #pragma once
 
+#include <memory>
+
 #include "cuda/flavor.hpp"
 #include "reference/tensor.hpp"
 
@@ -26,5 +28,37 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
 /// dw[v] = 0 for each v in ids. Same contract as reference::zero_rows.
 /// Kernel: one block per id, threads striding over the row (a repeated id writes 0 twice).
 void zero_rows(TokenIds ids, FloatView dw);
+
+/// Lesson 9 on the GPU for a whole run: wte and wout stay in device memory. A step uploads
+/// only the batch's ids, launches the kernels above, lesson 8's deterministic scatter
+/// (wte_backward_on_device) and a sparse SGD step, and reads back only the P (1 + k) scores
+/// (to refuse a non-finite one) and the loss terms. Copying the tables each step, as the
+/// pieces above do, would move 2 V d_model floats per sentence.
+class DeviceTables {
+ public:
+  /// Uploads wte and wout (V, d_model) float32 and sizes the buffers of one step for at
+  /// most max_pairs pairs of targets_per_pair (1 + k) targets. Throws andrea::InputError
+  /// when a table is empty, the shapes differ or a size is < 1; andrea::CudaError.
+  DeviceTables(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
+               std::int64_t targets_per_pair);
+  ~DeviceTables();
+  DeviceTables(const DeviceTables&) = delete;
+  DeviceTables& operator=(const DeviceTables&) = delete;
+
+  /// reference::sgns_step's contract and result on the tables held here: centres (P),
+  /// targets (P, 1 + k) with P <= max_pairs; returns the batch's loss. Throws
+  /// andrea::InputError, changing nothing, on an id outside [0, V), lr not finite and > 0,
+  /// a non-finite score or shapes that disagree. On the CPU execution layer the bits equal
+  /// the reference's; on a GPU they may differ in the last place (nvcc contracts a * b + c
+  /// into one fused multiply-add).
+  double sgns_step(TokenIds centres, TokenIdBatch targets, float lr);
+
+  /// Copies the tables back: wte, wout (V, d_model). Throws andrea::InputError on a shape.
+  void copy_to(FloatView wte, FloatView wout) const;
+
+ private:
+  struct Buffers;
+  std::unique_ptr<Buffers> buffers_;
+};
 
 ANDREA_CUDA_END

@@ -3,6 +3,7 @@
 // two sentences over 6 words; the C++ build also checks the whole step, that rows absent
 // from a batch do not move, that the loss falls, determinism, and an end-to-end run.
 #include <cmath>
+#include <limits>
 
 #include "tests/support/backend.hpp"
 
@@ -102,26 +103,67 @@ TEST(Training, BadInput) {
   EXPECT_INPUT_ERROR(backend::zero_rows(centres, grads), "token id 1 at position 0 is outside [0, 1)");
 }
 
-#if !defined(ANDREA_BACKEND_CUDA)
-// The whole step, its use of lesson 8, and the training loop: the C++ reference.
+// The whole step and its use of lesson 8: reference::sgns_step on host tables, or, for
+// the CUDA backends, DeviceTables (the tables in device memory, copied back after each
+// step, also after a refused one, so that "nothing changed" is checked on the device).
+class Stepper {
+ public:
+  Stepper(Matrix& wte, Matrix& wout, std::int64_t max_pairs, std::int64_t k1)
+#if defined(ANDREA_BACKEND_CUDA)
+      : wte_(wte), wout_(wout), tables_(wte, wout, max_pairs, k1) {}
+#else
+      : wte_(wte), wout_(wout), scratch_(wte.rows(), wte.cols(), max_pairs, k1) {}
+#endif
+  double step(TokenIds centres, TokenIdBatch targets, float lr) {
+#if defined(ANDREA_BACKEND_CUDA)
+    struct CopyBack {
+      Stepper& s;
+      ~CopyBack() { s.tables_.copy_to(s.wte_, s.wout_); }
+    } copy_back{*this};
+    return tables_.sgns_step(centres, targets, lr);
+#else
+    return reference::sgns_step(wte_, wout_, centres, targets, lr, scratch_);
+#endif
+  }
+
+ private:
+  Matrix &wte_, &wout_;
+#if defined(ANDREA_BACKEND_CUDA)
+  backend::DeviceTables tables_;
+#else
+  reference::TrainingScratch scratch_;
+#endif
+};
 
 TEST(Training, OneStepMatchesPyTorchAutograd) {
   Case g;
-  reference::TrainingScratch scratch(6, 2, g.P, g.K1);
-  const double loss = reference::sgns_step(g.wte, g.wout, g.centres, g.targets(),
-                                           g.c.at("lr").get<float>(), scratch);
+  Stepper s(g.wte, g.wout, g.P, g.K1);
+  const double loss = s.step(g.centres, g.targets(), g.c.at("lr").get<float>());
   EXPECT_TRUE(close("loss", loss, g.c.at("loss").get<double>(), g.tol()));
   EXPECT_TRUE(all_close("wte after the step", g.wte, to_matrix(g.c.at("wte_after")), g.tol()));
   EXPECT_TRUE(all_close("wout after the step", g.wout, to_matrix(g.c.at("wout_after")), g.tol()));
-  for (const float x : scratch.dwte.view().flat()) ASSERT_EQ(x, 0.0f) << "dwte not cleared";
-  for (const float x : scratch.dwout.view().flat()) ASSERT_EQ(x, 0.0f) << "dwout not cleared";
+}
+
+TEST(Training, EachStepStartsFromClearedGradients) {
+  // Two steps on one stepper equal one step on a fresh stepper from the state after the
+  // first: a gradient row left over from step 1 would be added again in step 2.
+  Case a, b;
+  Stepper twice(a.wte, a.wout, a.P, a.K1);
+  twice.step(a.centres, a.targets(), 0.5f);
+  Stepper once(b.wte, b.wout, b.P, b.K1);
+  once.step(b.centres, b.targets(), 0.5f);
+  Stepper fresh(b.wte, b.wout, b.P, b.K1);  // starts from b's tables after one step
+  twice.step(a.centres, a.targets(), 0.5f);
+  fresh.step(b.centres, b.targets(), 0.5f);
+  EXPECT_TRUE(all_close("wte after two steps", a.wte, b.wte, {0, 0}));
+  EXPECT_TRUE(all_close("wout after two steps", a.wout, b.wout, {0, 0}));
 }
 
 TEST(Training, RowsAbsentFromTheBatchAreUnchanged) {
   Case g;  // wte rows 0 and 5 are no centre, wout row 0 is no target
   const Matrix wte_before = g.wte, wout_before = g.wout;
-  reference::TrainingScratch scratch(6, 2, g.P, g.K1);
-  reference::sgns_step(g.wte, g.wout, g.centres, g.targets(), 0.5f, scratch);
+  Stepper s(g.wte, g.wout, g.P, g.K1);
+  s.step(g.centres, g.targets(), 0.5f);
   for (const std::int64_t r : {0, 5}) {
     EXPECT_TRUE(all_close("wte row " + std::to_string(r), g.wte.row(r), wte_before.row(r), {}));
   }
@@ -131,15 +173,31 @@ TEST(Training, RowsAbsentFromTheBatchAreUnchanged) {
 
 TEST(Training, StepRefusesBadInputAndChangesNothing) {
   Case g;
-  const Matrix wte_before = g.wte;
-  reference::TrainingScratch scratch(6, 2, g.P, g.K1);
-  EXPECT_INPUT_ERROR(reference::sgns_step(g.wte, g.wout, g.centres, g.targets(), -1.0f, scratch),
-                     "learning rate -1 is not a finite number > 0");
-  reference::TrainingScratch small(6, 2, 2, g.K1);
-  EXPECT_INPUT_ERROR(reference::sgns_step(g.wte, g.wout, g.centres, g.targets(), 0.5f, small),
-                     "targets has shape (8, 3), expected (2, 3)");
-  EXPECT_TRUE(all_close("wte", g.wte, wte_before, {}));
+  const Matrix wte_before = g.wte, wout_before = g.wout;
+  Stepper s(g.wte, g.wout, g.P, g.K1);
+  EXPECT_INPUT_ERROR(s.step(g.centres, g.targets(), -1.0f), "learning rate -1 is not a finite number > 0");
+  std::vector<std::int32_t> bad = g.flat_targets;
+  bad[7] = 6;
+  EXPECT_INPUT_ERROR(s.step(g.centres, TokenIdBatch(bad.data(), g.P, g.K1), 0.5f),
+                     "token id 6 at position 7 is outside [0, 6)");
+  Stepper small(g.wte, g.wout, 2, g.K1);
+  EXPECT_INPUT_ERROR(small.step(g.centres, g.targets(), 0.5f), "targets has shape (8, 3), expected (2, 3)");
+  EXPECT_TRUE(all_close("wte", g.wte, wte_before, {0, 0}));
+  EXPECT_TRUE(all_close("wout", g.wout, wout_before, {0, 0}));
 }
+
+TEST(Training, StepRefusesANonFiniteScore) {
+  Case g;
+  g.wte(g.centres[2], 0) = std::numeric_limits<float>::infinity();
+  const Matrix wte_before = g.wte, wout_before = g.wout;
+  Stepper s(g.wte, g.wout, g.P, g.K1);
+  EXPECT_INPUT_ERROR(s.step(g.centres, g.targets(), 0.5f), "a finite value is required");
+  EXPECT_TRUE(all_close("wte", g.wte, wte_before, {0, 0}));
+  EXPECT_TRUE(all_close("wout", g.wout, wout_before, {0, 0}));
+}
+
+#if !defined(ANDREA_BACKEND_CUDA)
+// The training loop: the C++ reference.
 
 // A small corpus with a planted structure: three kinds of word (animals, days,
 // instruments), each seen with its own context words, plus function words shared by all.

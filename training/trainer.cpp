@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "reference/check.hpp"
 #include "reference/errors.hpp"
 #include "reference/training.hpp"
 #include "training/sampling.hpp"
@@ -56,7 +57,36 @@ void make_pairs(std::span<const std::int32_t> ids, std::int64_t begin, std::int6
   }
 }
 
+class HostRunner final : public StepRunner {
+ public:
+  HostRunner(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1)
+      : wte_(copy_of(wte)), wout_(copy_of(wout)), scratch_(wte.rows(), wte.cols(), max_pairs, k1) {}
+  double sgns_step(TokenIds centres, TokenIdBatch targets, float lr) override {
+    return reference::sgns_step(wte_, wout_, centres, targets, lr, scratch_);
+  }
+  void copy_to(FloatView wte, FloatView wout) override {
+    check::shape("wte", wte, wte_.rows(), wte_.cols());
+    check::shape("wout", wout, wout_.rows(), wout_.cols());
+    std::copy_n(wte_.view().data(), wte.size(), wte.data());
+    std::copy_n(wout_.view().data(), wout.size(), wout.data());
+  }
+
+ private:
+  static Matrix copy_of(ConstFloatView m) {
+    Matrix out(m.rows(), m.cols());
+    std::copy_n(m.data(), m.size(), out.view().data());
+    return out;
+  }
+  Matrix wte_, wout_;
+  reference::TrainingScratch scratch_;
+};
+
 }  // namespace
+
+std::unique_ptr<StepRunner> host_runner(ConstFloatView wte, ConstFloatView wout,
+                                        std::int64_t max_pairs, std::int64_t targets_per_pair) {
+  return std::make_unique<HostRunner>(wte, wout, max_pairs, targets_per_pair);
+}
 
 void validate(const TrainOptions& o) {
   positive("d_model", o.d_model, 65536);
@@ -76,7 +106,7 @@ void validate(const TrainOptions& o) {
 
 Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> sentence_starts,
              const Vocabulary& vocab, const TrainOptions& o,
-             const std::function<void(const Progress&)>& on_progress) {
+             const std::function<void(const Progress&)>& on_progress, RunnerFactory make_runner) {
   validate(o);
   const std::int64_t V = vocab.size(), d = o.d_model, K1 = 1 + o.negatives;
   const auto words = static_cast<std::int64_t>(ids.size());
@@ -93,7 +123,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
     longest = std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
   }
-  reference::TrainingScratch scratch(V, d, longest * 2 * o.window, K1);
+  const std::unique_ptr<StepRunner> runner = make_runner(tables.wte, tables.wout, longest * 2 * o.window, K1);
   Batch batch;
 
   using Clock = std::chrono::steady_clock;
@@ -121,9 +151,8 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
       progress.lr = o.lr * std::max(1e-4, 1.0 - done);
       if (!batch.centres.empty()) {
         const auto P = static_cast<std::int64_t>(batch.centres.size());
-        loss_sum += reference::sgns_step(tables.wte, tables.wout, batch.centres,
-                                         TokenIdBatch(batch.targets.data(), P, K1),
-                                         static_cast<float>(progress.lr), scratch);
+        loss_sum += runner->sgns_step(batch.centres, TokenIdBatch(batch.targets.data(), P, K1),
+                                      static_cast<float>(progress.lr));
         loss_pairs += P;
       }
       progress.words_done += end - begin;
@@ -136,6 +165,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
     }
     report(true);  // at the end of every epoch
   }
+  runner->copy_to(tables.wte, tables.wout);
   return tables;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "reference/init.hpp"
 #include "reference/tensor.hpp"
@@ -44,6 +45,26 @@ struct Tables {
   Matrix wte, wout;  ///< (V, d_model) each
 };
 
+/// Where the tables live during a run: it holds wte and wout and runs each step on them.
+class StepRunner {
+ public:
+  virtual ~StepRunner() = default;
+  /// reference::sgns_step's contract on the tables held: centres (P), targets (P, 1 + k).
+  virtual double sgns_step(TokenIds centres, TokenIdBatch targets, float lr) = 0;
+  /// Copies the tables out: wte, wout (V, d_model).
+  virtual void copy_to(FloatView wte, FloatView wout) = 0;
+};
+
+/// Makes a runner holding copies of wte and wout (V, d_model), with room for steps of at
+/// most max_pairs pairs of targets_per_pair (1 + k) targets.
+using RunnerFactory = std::unique_ptr<StepRunner> (*)(ConstFloatView wte, ConstFloatView wout,
+                                                      std::int64_t max_pairs,
+                                                      std::int64_t targets_per_pair);
+
+/// The default runner: the tables in host memory, each step reference::sgns_step.
+std::unique_ptr<StepRunner> host_runner(ConstFloatView wte, ConstFloatView wout,
+                                        std::int64_t max_pairs, std::int64_t targets_per_pair);
+
 /// Trains SGNS on `ids` (the encoded corpus; sentence_starts as in Corpus):
 ///   wte starts as init_scale times the course's init N(0, 1) / sqrt(d_model) via Philox
 ///   (seed): 0.1 gives a standard deviation of 0.0125 at d_model 64, the order of
@@ -56,9 +77,12 @@ struct Tables {
 ///   one sentence's pairs make one batch, one reference::sgns_step (a sentence longer
 ///   than 1,000 words is cut into pieces of 1,000, as word2vec does);
 ///   lr = lr0 * max(1e-4, 1 - words_done / (epochs * words)), linear decay as word2vec.
-/// Single-threaded: the result depends only on the inputs and the seed.
+/// Single-threaded: the result depends only on the inputs and the seed. The steps run on
+/// the runner make_runner makes (apps/backend_cuda.cpp: the CUDA kernels, tables on the
+/// device), by default host_runner.
 Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> sentence_starts,
              const Vocabulary& vocab, const TrainOptions& options,
-             const std::function<void(const Progress&)>& on_progress = {});
+             const std::function<void(const Progress&)>& on_progress = {},
+             RunnerFactory make_runner = host_runner);
 
 }  // namespace andrea::training

@@ -12,11 +12,18 @@
 //                    dcentre[p][c] = sum_j g[p][j] wout[targets[p][j]][c]
 //                    dtarget[p (1 + k) + j][c] = g[p][j] wte[centres[p]][c]
 //   zero_rows        grid = number of ids, block <= 256 striding over c
+//   sgd_rows         the same layout: w[v][c] -= lr dw[v][c], each distinct row once
+//
+// The four public pieces copy their inputs to the device and back, to be checked one at a
+// time. DeviceTables keeps wte and wout in device memory for a whole run: a step uploads
+// the batch's ids, launches the same kernels, and reads back only the scores and the loss.
 #include "cuda/training.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
+#include "cuda/backward.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
 #include "reference/check.hpp"
@@ -71,6 +78,53 @@ __global__ void zero_rows_kernel(const std::int32_t* ids, float* dw, std::int64_
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) row[c] = 0.0f;
 }
 
+__global__ void sgd_rows_kernel(const std::int32_t* rows, const float* dw, float* w, float lr,
+                                std::int64_t d) {
+  // TODO: about 2 lines (the body of sgd_rows_kernel).
+}
+
+// One launch site per kernel: the public pieces below and DeviceTables both call these.
+// All pointers are device memory.
+void launch_pair_scores(const float* wte, const float* wout, const std::int32_t* centres,
+                        const std::int32_t* targets, float* scores, std::int64_t count,
+                        std::int64_t k1, std::int64_t d) {
+  // TODO: launch the kernel here, about 1 line.
+  ANDREA_CUDA_CHECK_LAUNCH();
+}
+
+void launch_score_gradients(const float* scores, float* grads, double* terms, std::int64_t count,
+                            std::int64_t k1) {
+  // TODO: launch the kernel here, about 1 line.
+  ANDREA_CUDA_CHECK_LAUNCH();
+}
+
+void launch_row_gradients(const float* wte, const float* wout, const std::int32_t* centres,
+                          const std::int32_t* targets, const float* grads, float* dcentre,
+                          float* dtarget, std::int64_t pairs, std::int64_t k1, std::int64_t d) {
+  // TODO: launch the kernel here, about 2 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+}
+
+void launch_zero_rows(const std::int32_t* ids, std::int64_t count, float* dw, std::int64_t d) {
+  // TODO: launch the kernel here, about 1 line.
+  ANDREA_CUDA_CHECK_LAUNCH();
+}
+
+void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* dw, float* w,
+                     float lr, std::int64_t d) {
+  // TODO: launch the kernel here, about 1 line.
+  ANDREA_CUDA_CHECK_LAUNCH();
+}
+
+// The batch's loss: the first count terms added in (p, j) order, as the reference adds them.
+double sum_terms(const DeviceBuffer<double>& d_terms, std::int64_t count) {
+  std::vector<double> terms(static_cast<std::size_t>(count));
+  d_terms.copy_to(terms);
+  double loss = 0.0;
+  for (const double t : terms) loss += t;
+  return loss;
+}
+
 }  // namespace
 
 void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
@@ -82,8 +136,8 @@ void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, Toke
   const DeviceBuffer<float> d_wte(wte.flat()), d_wout(wout.flat());
   const DeviceBuffer<std::int32_t> d_centres(centres), d_targets(targets.flat());
   DeviceBuffer<float> d_scores(scores.size());
-  // TODO: launch the kernel here, about 3 lines.
-  ANDREA_CUDA_CHECK_LAUNCH();
+  launch_pair_scores(d_wte.get(), d_wout.get(), d_centres.get(), d_targets.get(), d_scores.get(),
+                     scores.size(), targets.cols(), wte.cols());
   d_scores.copy_to(scores.flat());
 }
 
@@ -94,14 +148,9 @@ double score_gradients(ConstFloatView scores, FloatView grads) {
   const DeviceBuffer<float> d_scores(scores.flat());
   DeviceBuffer<float> d_grads(grads.size());
   DeviceBuffer<double> d_terms(scores.size());
-  // TODO: launch the kernel here, about 2 lines.
-  ANDREA_CUDA_CHECK_LAUNCH();
+  launch_score_gradients(d_scores.get(), d_grads.get(), d_terms.get(), scores.size(), scores.cols());
   d_grads.copy_to(grads.flat());
-  std::vector<double> terms(static_cast<std::size_t>(scores.size()));
-  d_terms.copy_to(terms);
-  double loss = 0.0;
-  for (const double t : terms) loss += t;  // (p, j) order, as the reference
-  return loss;
+  return sum_terms(d_terms, scores.size());
 }
 
 void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
@@ -117,8 +166,8 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
   const DeviceBuffer<float> d_wte(wte.flat()), d_wout(wout.flat()), d_grads(grads.flat());
   const DeviceBuffer<std::int32_t> d_centres(centres), d_targets(targets.flat());
   DeviceBuffer<float> d_dcentre(dcentre.size()), d_dtarget(dtarget.size());
-  // TODO: launch the kernel here, about 3 lines.
-  ANDREA_CUDA_CHECK_LAUNCH();
+  launch_row_gradients(d_wte.get(), d_wout.get(), d_centres.get(), d_targets.get(), d_grads.get(),
+                       d_dcentre.get(), d_dtarget.get(), P, K1, d);
   d_dcentre.copy_to(dcentre.flat());
   d_dtarget.copy_to(dtarget.flat());
 }
@@ -130,9 +179,96 @@ void zero_rows(TokenIds ids, FloatView dw) {
   if (ids.empty()) return;
   const DeviceBuffer<std::int32_t> d_ids(ids);
   DeviceBuffer<float> d_dw(dw.flat());
-  // TODO: launch the kernel here, about 2 lines.
-  ANDREA_CUDA_CHECK_LAUNCH();
+  launch_zero_rows(d_ids.get(), static_cast<std::int64_t>(ids.size()), d_dw.get(), dw.cols());
   d_dw.copy_to(dw.flat());
+}
+
+// --- The resident trainer ----------------------------------------------------------
+
+struct DeviceTables::Buffers {
+  std::int64_t V, d, max_pairs, k1;
+  DeviceBuffer<float> wte, wout, dwte, dwout;          // (V, d): the tables, their gradients
+  DeviceBuffer<float> scores, grads, dcentre, dtarget;  // one batch, as in TrainingScratch
+  DeviceBuffer<double> terms;
+  DeviceBuffer<std::int32_t> centres, targets, rows;
+  Buffers(ConstFloatView w, ConstFloatView o, std::int64_t pairs, std::int64_t targets_per_pair)
+      : V(w.rows()), d(w.cols()), max_pairs(pairs), k1(targets_per_pair),
+        wte(w.flat()), wout(o.flat()), dwte(V * d), dwout(V * d),
+        scores(pairs * k1), grads(pairs * k1), dcentre(pairs * d), dtarget(pairs * k1 * d),
+        terms(pairs * k1), centres(pairs), targets(pairs * k1), rows(pairs * k1) {
+    ANDREA_CUDA_CHECK(cudaMemset(dwte.get(), 0, dwte.bytes()));  // all zero between steps
+    ANDREA_CUDA_CHECK(cudaMemset(dwout.get(), 0, dwout.bytes()));
+  }
+};
+
+namespace {
+
+// Lesson 8's sgd_step_rows and then zero_rows, for tables in device memory: each distinct
+// row of ids (ascending) moves by -lr dw once, then its gradient row is cleared.
+void step_rows(TokenIds ids, DeviceBuffer<std::int32_t>& rows, DeviceBuffer<float>& dw,
+               DeviceBuffer<float>& w, float lr, std::int64_t d) {
+  std::vector<std::int32_t> distinct(ids.begin(), ids.end());
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  rows.copy_from(distinct);
+  const auto count = static_cast<std::int64_t>(distinct.size());
+  launch_sgd_rows(rows.get(), count, dw.get(), w.get(), lr, d);
+  launch_zero_rows(rows.get(), count, dw.get(), d);
+}
+
+}  // namespace
+
+DeviceTables::DeviceTables(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
+                           std::int64_t targets_per_pair) {
+  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  throw NotImplemented("09_training/training.cu", "DeviceTables");
+  check::non_empty("wte", wte);
+  check::shape("wout", wout, wte.rows(), wte.cols());
+  if (max_pairs < 1 || targets_per_pair < 1) {
+    throw InputError("a step needs room for at least one pair of at least one target, got " +
+                     std::to_string(max_pairs) + " pairs of " + std::to_string(targets_per_pair));
+  }
+  buffers_ = std::make_unique<Buffers>(wte, wout, max_pairs, targets_per_pair);
+}
+
+DeviceTables::~DeviceTables() = default;
+
+double DeviceTables::sgns_step(TokenIds centres, TokenIdBatch targets, float lr) {
+  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  throw NotImplemented("09_training/training.cu", "sgns_step");
+  Buffers& b = *buffers_;
+  const ConstFloatView table(nullptr, b.V, b.d);  // the shape only: the data is on the device
+  check::pair_rows_args(table, table, centres, targets);
+  const std::int64_t P = targets.rows(), K1 = targets.cols(), count = P * K1;
+  if (P > b.max_pairs || K1 != b.k1) check::shape("targets", P, K1, b.max_pairs, b.k1);
+  check::sgd_step_rows_args(centres, table, lr, table);
+  b.centres.copy_from(centres);
+  b.targets.copy_from(targets.flat());
+
+  launch_pair_scores(b.wte.get(), b.wout.get(), b.centres.get(), b.targets.get(), b.scores.get(),
+                     count, K1, b.d);
+  std::vector<float> scores(static_cast<std::size_t>(count));
+  b.scores.copy_to(scores);  // a non-finite score stops the step before any table moves
+  check::score_gradients_args(ConstFloatView(scores.data(), P, K1), ConstFloatView(scores.data(), P, K1));
+  launch_score_gradients(b.scores.get(), b.grads.get(), b.terms.get(), count, K1);
+  launch_row_gradients(b.wte.get(), b.wout.get(), b.centres.get(), b.targets.get(), b.grads.get(),
+                       b.dcentre.get(), b.dtarget.get(), P, K1, b.d);
+  // Lesson 8 on the device: sum the per-use gradients into their rows, step, clear.
+  wte_backward_on_device(centres, b.dcentre.get(), b.dwte.get(), b.V, b.d);
+  wte_backward_on_device(targets.flat(), b.dtarget.get(), b.dwout.get(), b.V, b.d);
+  step_rows(centres, b.rows, b.dwte, b.wte, lr, b.d);
+  step_rows(targets.flat(), b.rows, b.dwout, b.wout, lr, b.d);
+
+  return sum_terms(b.terms, count);
+}
+
+void DeviceTables::copy_to(FloatView wte, FloatView wout) const {
+  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  throw NotImplemented("09_training/training.cu", "copy_to");
+  check::shape("wte", wte, buffers_->V, buffers_->d);
+  check::shape("wout", wout, buffers_->V, buffers_->d);
+  buffers_->wte.copy_to(wte.flat());
+  buffers_->wout.copy_to(wout.flat());
 }
 
 ANDREA_CUDA_END

@@ -41,6 +41,15 @@ cmp -s "$tmp/e.safetensors" "$tmp/f.safetensors" || fail "two runs with the same
 "$exe" train "${small[@]}" --seed 7 --out "$tmp/g.safetensors" >/dev/null 2>&1
 cmp -s "$tmp/e.safetensors" "$tmp/g.safetensors" && fail "a different seed gave the same table"
 
+# The CUDA kernels on the CPU execution layer (tables held in their device memory) give
+# the reference's bits; a backend this build lacks, or without a GPU, is refused.
+if "$exe" train --backend nope "${small[@]}" --out "$tmp/x.safetensors" 2>&1 | grep -q "cuda-sim"; then
+  "$exe" train "${small[@]}" --backend cuda-sim --out "$tmp/s.safetensors" >"$tmp/sim-train.txt" 2>"$tmp/err" ||
+    fail "train --backend cuda-sim: exit $? ($(cat "$tmp/err"))"
+  grep -q "^backend  cuda-sim" "$tmp/sim-train.txt" || fail "train --backend cuda-sim: no backend line"
+  cmp -s "$tmp/e.safetensors" "$tmp/s.safetensors" || fail "cuda-sim's tables differ from the reference's"
+fi
+
 # similar and neighbors read the table back.
 "$exe" similar --weights "$tmp/e.safetensors" cat dog xylophone >"$tmp/sim.txt" 2>"$tmp/err" || fail "similar: exit $? ($(cat "$tmp/err"))"
 grep -Eq "^ +cat +\+1\.000 " "$tmp/sim.txt" || fail "similar: cos(cat, cat) is not 1: $(cat "$tmp/sim.txt")"
@@ -59,6 +68,7 @@ expect_error d-model "d_model 0 is not in [1, 65536]" train "${corpus[@]}" --d-m
 expect_error window "window 0 is not in [1, 1000]" train "${corpus[@]}" --window 0 --out "$tmp/out/e.safetensors"
 expect_error negatives "negatives -3 is not in [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.safetensors"
 expect_error epochs "epochs 0 is not in [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.safetensors"
+expect_error backend "unknown backend 'nope'" train "${small[@]}" --backend nope --out "$tmp/out/e.safetensors"
 expect_error out-not-safetensors "must end in .safetensors" train "${small[@]}" --out "$tmp/out/e.bin"
 expect_error unknown-word "the word 'unicorn' is not in the vocabulary" similar --weights "$tmp/e.safetensors" --svg "$tmp/out/h.svg" cat unicorn
 expect_error unknown-neighbor "the word 'unicorn' is not in the vocabulary" neighbors --weights "$tmp/e.safetensors" unicorn
