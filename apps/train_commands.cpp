@@ -124,8 +124,8 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--d-model", options_.d_model, "width of the tables (default 64)");
   train_->add_option("--window", options_.window, "context words on each side, at most (default 5)");
   train_->add_option("--negatives", options_.negatives, "negatives per pair (default 5)");
-  train_->add_option("--epochs", options_.epochs, "passes over the corpus (default 5)");
-  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0 (default 0.025)");
+  train_->add_option("--epochs", options_.epochs, "passes over the corpus (default 10)");
+  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0 (default 0.05)");
   train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off (default 1e-4)");
   train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 0.1)");
   train_->add_option("--seed", options_.seed, "Philox seed of the init and every draw (default 1337)");

@@ -2,7 +2,7 @@
 # Lesson 9's trainer against fastText's skip-gram (Debian `fasttext`), one run each, one
 # thread, the same corpus, words, d_model, window, negatives, epochs, min count, subsampling
 # threshold and learning rate; then both tables scored on lessons/09_training/pairs.tsv.
-#   bash bench/training_vs_fasttext.sh [BUILD_DIR] [EPOCHS]   (defaults: build, 5)
+#   bash bench/training_vs_fasttext.sh [BUILD_DIR] [EPOCHS]   (defaults: build, 10)
 # fastText runs without subwords (-minn 0 -maxn 0): plain word2vec skip-gram. Its corpus is
 # the text andrea-embed trains on, one sentence a line (same word rule, <unk> included).
 # Speeds: words of the corpus read per second of one thread (before subsampling), fastText's
@@ -11,7 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-build}
-epochs=${2:-5}
+epochs=${2:-10}
 exe=$build/apps/andrea-embed
 command -v fasttext >/dev/null || { echo "fasttext not found: apt-get install fasttext" >&2; exit 1; }
 [ -x "$exe" ] || { echo "$exe not found: cmake --build $build --target andrea-embed" >&2; exit 1; }
@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 /usr/bin/time -f "%U" -o "$tmp/ours.cpu" "$exe" train --epochs "$epochs" --quiet --out "$tmp/ours.safetensors" \
   >"$tmp/ours.txt"
 /usr/bin/time -f "%U" -o "$tmp/ft.cpu" fasttext skipgram -input "$tmp/corpus.txt" -output "$tmp/ft" \
-  -dim 64 -ws 5 -neg 5 -epoch "$epochs" -minCount 1 -t 1e-4 -lr 0.025 -minn 0 -maxn 0 -thread 1 \
+  -dim 64 -ws 5 -neg 5 -epoch "$epochs" -minCount 1 -t 1e-4 -lr 0.05 -minn 0 -maxn 0 -thread 1 \
   -verbose 2 >"$tmp/ft.txt" 2>&1 || { cat "$tmp/ft.txt"; exit 1; }
 
 /usr/bin/python3 - "$tmp" "$here/lessons/09_training/pairs.tsv" "$epochs" <<'PY'

@@ -57,9 +57,19 @@ TEST(Training, NegativesFollowUnigramToThePowerThreeQuarters) {
   const training::NegativeSampler sample(vocab);
   EXPECT_DOUBLE_EQ(sample.probability(1), 8.0 / 9.0);
   EXPECT_DOUBLE_EQ(sample.probability(0), 0.0);
-  EXPECT_EQ(sample(0.0), 1);  // a zero-count row is never drawn
-  EXPECT_EQ(sample(8.0 / 9.0 - 1e-9), 1);
-  EXPECT_EQ(sample(8.0 / 9.0 + 1e-9), 2);
+  // u on a grid of 9,000 points: the alias table gives each word its share of the grid,
+  // up to one grid step per bucket; a zero-count row is never drawn.
+  std::vector<int> drawn(3, 0);
+  for (int k = 0; k < 9000; ++k) ++drawn[static_cast<std::size_t>(sample((k + 0.5) / 9000.0))];
+  EXPECT_EQ(drawn[0], 0);
+  EXPECT_NEAR(drawn[1], 8000, 3);
+  EXPECT_NEAR(drawn[2], 1000, 3);
+  // By hand (Vose): scaled {0, 8/3, 1/3}; bucket 0 gives all to word 1, bucket 2 keeps word 2
+  // with 1/3 and gives word 1 the rest, bucket 1 is all word 1.
+  EXPECT_EQ(sample(0.1), 1);
+  EXPECT_EQ(sample(0.5), 1);
+  EXPECT_EQ(sample(2.0 / 3.0 + 0.01), 2);
+  EXPECT_EQ(sample(2.0 / 3.0 + 0.12), 1);
 }
 
 TEST(Training, SubsamplingKeepsSqrtTOverF) {

@@ -17,8 +17,8 @@ struct TrainOptions {
   std::int64_t d_model = 64;
   std::int64_t window = 5;        ///< context words up to `window` away on each side
   std::int64_t negatives = 5;     ///< k negatives per (centre, context) pair
-  std::int64_t epochs = 5;        ///< passes over the corpus
-  double lr = 0.025;              ///< learning rate at the start, decaying linearly
+  std::int64_t epochs = 10;       ///< passes over the corpus
+  double lr = 0.05;               ///< learning rate at the start, decaying linearly
   double subsample = 1e-4;        ///< t of the subsampling rule; 0 keeps every word
   double init_scale = 0.1;        ///< wte starts as init_scale * the course's init
   std::uint64_t seed = default_seed;
