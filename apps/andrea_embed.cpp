@@ -231,7 +231,12 @@ int main(int argc, char** argv) {
   o.has_out = out->count() > 0;
   o.has_backend = backend->count() > 0;
   try {
-    if (training.chosen()) return training.run();
+    if (training.chosen()) {
+      if (o.has_backend) {  // CLI11 gives an option before the subcommand to the main program
+        throw andrea::InputError("--backend goes after the subcommand: andrea-embed train --backend " + o.backend);
+      }
+      return training.run();
+    }
     return run(o);
   } catch (const andrea::InputError& e) {
     fmt::print(stderr, "andrea-embed: error: {}\n", e.what());

@@ -161,8 +161,8 @@ int TrainingCommands::run() const {
 
 int TrainingCommands::run_train() const {
   validate(options_);
-  const std::vector<Backend> all = backends();
-  const Backend& backend = pick_backend(all, backend_, true);
+  const std::vector<Backend> all = backends();  // an unusable backend fails before any work
+  const Backend* backend = dump_.empty() ? &pick_backend(all, backend_, true) : nullptr;
   const std::string vocab_file = vocabulary_file(out_);
   for (const std::string& path : {out_, vocab_file}) check_writable(path);
   if (!pairs_.empty()) read_pairs(pairs_);  // a bad list fails now, not after training
@@ -191,18 +191,19 @@ int TrainingCommands::run_train() const {
              "lr {} linear to 0, subsample {}, seed {}\n",
              options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
              options_.subsample, options_.seed);
-  fmt::print("backend  {}: {}\n", backend.name, backend.description);
+  fmt::print("backend  {}: {}\n", backend->name, backend->description);
   std::fflush(stdout);
 
   double seconds = 0.0;
   const Tables tables = train(ids, corpus.sentence_starts, vocab, options_, [&](const Progress& p) {
     seconds = p.seconds;
     if (!quiet_) print_progress(p, options_.epochs);
-  }, backend.sgns_runner);
+  }, backend->sgns_runner);
   if (!quiet_) fmt::print(stderr, "\n");
-  fmt::print("trained  {} words in {:.1f} s: {:.0f} words/s (one thread)\n",
+  fmt::print("trained  {} words in {:.1f} s: {:.0f} words/s ({})\n",
              static_cast<std::int64_t>(ids.size()) * options_.epochs, seconds,
-             static_cast<double>(ids.size() * static_cast<std::size_t>(options_.epochs)) / seconds);
+             static_cast<double>(ids.size() * static_cast<std::size_t>(options_.epochs)) / seconds,
+             backend->name == "cpu" ? std::string_view("one thread") : backend->name);
 
   // The vocabulary first under a temporary name, then the tables (written through a
   // temporary file of their own), then the rename: no partial output.

@@ -70,38 +70,6 @@ void launch_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatV
 // --- Step 2: group the positions of each id, then one owner thread per element -----
 // (wte_backward, wpe_backward, embedding_backward).
 
-// The flat positions grouped by id, as CSR: distinct id u is rows[u], and its positions are
-// positions[offsets[u]] .. positions[offsets[u + 1] - 1], ascending. A counting sort on the
-// host, O(B * n + V), as llm.c's encoder_backward buckets on the host; a GPU-resident trainer
-// would sort on the device instead (PyTorch: a radix sort of (id, position) + segments).
-struct Groups {
-  std::vector<std::int32_t> rows, offsets, positions;
-};
-
-Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
-  // BEGIN SOLUTION
-  std::vector<std::int32_t> count(static_cast<std::size_t>(vocab_size), 0);
-  for (const std::int32_t v : ids) ++count[static_cast<std::size_t>(v)];
-  Groups g;
-  std::vector<std::int32_t> start(static_cast<std::size_t>(vocab_size), 0);
-  std::int32_t total = 0;
-  for (std::int32_t v = 0; v < vocab_size; ++v) {  // ascending ids
-    if (count[static_cast<std::size_t>(v)] == 0) continue;
-    g.rows.push_back(v);
-    g.offsets.push_back(total);
-    start[static_cast<std::size_t>(v)] = total;
-    total += count[static_cast<std::size_t>(v)];
-  }
-  g.offsets.push_back(total);
-  g.positions.resize(ids.size());
-  for (std::size_t p = 0; p < ids.size(); ++p) {  // ascending p: each group stays ascending
-    g.positions[static_cast<std::size_t>(start[static_cast<std::size_t>(ids[p])]++)] =
-        static_cast<std::int32_t>(p);
-  }
-  return g;
-  // END SOLUTION
-}
-
 // One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
 __global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
                                     const std::int32_t* offsets, const std::int32_t* positions,
@@ -130,8 +98,13 @@ __global__ void wpe_backward_kernel(const float* dout, float* dwpe, std::int64_t
 }
 
 void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView dwte) {
+  const PositionGroups g = group_positions(ids.flat(), dwte.rows());
+  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
+      d_offsets(std::span<const std::int32_t>(g.offsets)),
+      d_positions(std::span<const std::int32_t>(g.positions));
   DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
-  wte_backward_on_device(ids.flat(), d_dout.get(), d_dwte.get(), dwte.rows(), dwte.cols());
+  launch_wte_backward(d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(),
+                      static_cast<std::int64_t>(g.rows.size()), dwte.cols());
   d_dwte.copy_to(dwte.flat());
 }
 
@@ -148,18 +121,39 @@ void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64
 
 }  // namespace
 
-// Step 2 on buffers already in device memory (the kernel's one launch site).
-void wte_backward_on_device(TokenIds ids, const float* dout, float* dwte, std::int64_t vocab_size,
-                            std::int64_t d_model) {
-  if (ids.empty()) return;
-  const Groups g = group_positions(ids, vocab_size);
-  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
-      d_offsets(std::span<const std::int32_t>(g.offsets)),
-      d_positions(std::span<const std::int32_t>(g.positions));
-  const auto distinct = static_cast<std::int64_t>(g.rows.size());
+// Step 2's grouping (host) and kernel launch (device buffers); launch_wte above and lesson 9's
+// DeviceTables both use these two.
+PositionGroups group_positions(TokenIds ids, std::int64_t vocab_size) {
+  // BEGIN SOLUTION
+  std::vector<std::int32_t> count(static_cast<std::size_t>(vocab_size), 0);
+  for (const std::int32_t v : ids) ++count[static_cast<std::size_t>(v)];
+  PositionGroups g;
+  std::vector<std::int32_t> start(static_cast<std::size_t>(vocab_size), 0);
+  std::int32_t total = 0;
+  for (std::int32_t v = 0; v < vocab_size; ++v) {  // ascending ids
+    if (count[static_cast<std::size_t>(v)] == 0) continue;
+    g.rows.push_back(v);
+    g.offsets.push_back(total);
+    start[static_cast<std::size_t>(v)] = total;
+    total += count[static_cast<std::size_t>(v)];
+  }
+  g.offsets.push_back(total);
+  g.positions.resize(ids.size());
+  for (std::size_t p = 0; p < ids.size(); ++p) {  // ascending p: each group stays ascending
+    g.positions[static_cast<std::size_t>(start[static_cast<std::size_t>(ids[p])]++)] =
+        static_cast<std::int32_t>(p);
+  }
+  return g;
+  // END SOLUTION
+}
+
+void launch_wte_backward(const float* dout, const std::int32_t* rows, const std::int32_t* offsets,
+                         const std::int32_t* positions, float* dwte, std::int64_t distinct,
+                         std::int64_t d_model) {
+  if (distinct == 0) return;
   // BEGIN SOLUTION (launch)
-  wte_backward_kernel<<<blocks_for(distinct * d_model), kThreads>>>(
-      dout, d_rows.get(), d_offsets.get(), d_positions.get(), dwte, distinct, d_model);
+  wte_backward_kernel<<<blocks_for(distinct * d_model), kThreads>>>(dout, rows, offsets, positions,
+                                                                    dwte, distinct, d_model);
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
 }

@@ -2,6 +2,8 @@
 // deterministic one (step 2). The contract is reference/backward.hpp.
 #pragma once
 
+#include <vector>
+
 #include "cuda/flavor.hpp"
 #include "reference/tensor.hpp"
 
@@ -20,12 +22,24 @@ void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView 
 /// then one thread per (distinct id, channel) adds its positions' dout in that order.
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte);
 
-/// wte_backward on buffers that already live in device memory (lesson 9's trainer keeps its
-/// tables there): ids (P) on the host, already checked to be in [0, vocab_size) (nothing is
-/// checked here); dout (P, d_model) and dwte (vocab_size, d_model) device pointers. The
-/// same grouping and kernel as wte_backward, so the same bits.
-void wte_backward_on_device(TokenIds ids, const float* dout, float* dwte, std::int64_t vocab_size,
-                            std::int64_t d_model);
+/// Step 2's grouping: the flat positions of ids grouped by id, as CSR in host memory.
+/// Distinct id u (ascending) is rows[u]; its positions are positions[offsets[u]] ..
+/// positions[offsets[u + 1] - 1], ascending. A counting sort, O(P + vocab_size), as llm.c's
+/// encoder_backward buckets on the host (PyTorch sorts (id, position) on the device instead).
+/// ids (P) must already be in [0, vocab_size): nothing is checked here.
+struct PositionGroups {
+  std::vector<std::int32_t> rows, offsets, positions;  ///< (U), (U + 1), (P)
+};
+PositionGroups group_positions(TokenIds ids, std::int64_t vocab_size);
+
+/// Step 2's kernel on buffers already in device memory (wte_backward uploads them; lesson 9's
+/// DeviceTables keeps them there): one thread per (u, c) adds dout[positions[k]][c] for k
+/// ascending in [offsets[u], offsets[u + 1]) into dwte[rows[u]][c]. dout (P, d_model),
+/// dwte (at least max(rows) + 1, d_model) float32; rows, offsets, positions from
+/// group_positions, distinct = U. Throws andrea::CudaError if the launch fails.
+void launch_wte_backward(const float* dout, const std::int32_t* rows, const std::int32_t* offsets,
+                         const std::int32_t* positions, float* dwte, std::int64_t distinct,
+                         std::int64_t d_model);
 
 /// Bit-identical to reference::wpe_backward: one thread per (t, c) adds dout[b * n + t][c]
 /// for b = 0, 1, ..., B - 1.

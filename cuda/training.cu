@@ -8,11 +8,13 @@
 //                    dcentre[p][c] = sum_j g[p][j] wout[targets[p][j]][c]
 //                    dtarget[p (1 + k) + j][c] = g[p][j] wte[centres[p]][c]
 //   zero_rows        grid = number of ids, block <= 256 striding over c
-//   sgd_rows         the same layout: w[v][c] -= lr dw[v][c], each distinct row once
+//   sgd_rows         grid U (the distinct rows), block <= 256 striding over c:
+//                    w[rows[u]][c] -= lr dw[u][c], dw compact (U, d): each row moves once
 //
 // The four public pieces copy their inputs to the device and back, to be checked one at a
 // time. DeviceTables keeps wte and wout in device memory for a whole run: a step uploads
-// the batch's ids, launches the same kernels, and reads back only the scores and the loss.
+// the batch's ids and their grouping, launches the same kernels, and reads back only the
+// scores and the loss.
 #include "cuda/training.hpp"
 
 #include <algorithm>
@@ -85,8 +87,9 @@ __global__ void zero_rows_kernel(const std::int32_t* ids, float* dw, std::int64_
 __global__ void sgd_rows_kernel(const std::int32_t* rows, const float* dw, float* w, float lr,
                                 std::int64_t d) {
   // BEGIN SOLUTION
-  const std::int64_t offset = std::int64_t{rows[blockIdx.x]} * d;
-  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) w[offset + c] -= lr * dw[offset + c];
+  float* row = w + std::int64_t{rows[blockIdx.x]} * d;
+  const float* g = dw + std::int64_t{blockIdx.x} * d;  // compact: row u of the batch's gradient
+  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) row[c] -= lr * g[c];
   // END SOLUTION
 }
 
@@ -197,36 +200,46 @@ void zero_rows(TokenIds ids, FloatView dw) {
 
 struct DeviceTables::Buffers {
   std::int64_t V, d, max_pairs, k1;
-  DeviceBuffer<float> wte, wout, dwte, dwout;          // (V, d): the tables, their gradients
+  DeviceBuffer<float> wte, wout;                        // (V, d): the tables
   DeviceBuffer<float> scores, grads, dcentre, dtarget;  // one batch, as in TrainingScratch
   DeviceBuffer<double> terms;
-  DeviceBuffer<std::int32_t> centres, targets, rows;
+  DeviceBuffer<std::int32_t> centres, targets;
+  // Lesson 8's scatter in the batch's own row space: at most P (1 + k) distinct rows.
+  DeviceBuffer<float> dw;  // (U, d), U distinct ids
+  DeviceBuffer<std::int32_t> rows, group_rows, offsets, positions;
   Buffers(ConstFloatView w, ConstFloatView o, std::int64_t pairs, std::int64_t targets_per_pair)
       : V(w.rows()), d(w.cols()), max_pairs(pairs), k1(targets_per_pair),
-        wte(w.flat()), wout(o.flat()), dwte(V * d), dwout(V * d),
+        wte(w.flat()), wout(o.flat()),
         scores(pairs * k1), grads(pairs * k1), dcentre(pairs * d), dtarget(pairs * k1 * d),
-        terms(pairs * k1), centres(pairs), targets(pairs * k1), rows(pairs * k1) {
-    ANDREA_CUDA_CHECK(cudaMemset(dwte.get(), 0, dwte.bytes()));  // all zero between steps
-    ANDREA_CUDA_CHECK(cudaMemset(dwout.get(), 0, dwout.bytes()));
+        terms(pairs * k1), centres(pairs), targets(pairs * k1),
+        dw(pairs * k1 * d), rows(pairs * k1), group_rows(pairs * k1), offsets(pairs * k1 + 1),
+        positions(pairs * k1) {}
+
+  // Lesson 8's deterministic scatter and sgd_step_rows for one table, without any O(V) work:
+  // the U distinct ids of `ids` (ascending) become rows 0..U-1 of the compact gradient dw;
+  // group_positions groups the uses by those local rows, the kernel adds each row's uses in
+  // ascending position (the reference's order: the same bits), and sgd_rows moves
+  // w[distinct[u]] by -lr dw[u], once per row.
+  void scatter_and_step(TokenIds ids, const float* grad_rows, DeviceBuffer<float>& w, float lr) {
+    std::vector<std::int32_t> distinct(ids.begin(), ids.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::vector<std::int32_t> local(ids.size());
+    for (std::size_t p = 0; p < ids.size(); ++p) {
+      local[p] = static_cast<std::int32_t>(
+          std::lower_bound(distinct.begin(), distinct.end(), ids[p]) - distinct.begin());
+    }
+    const auto U = static_cast<std::int64_t>(distinct.size());
+    const PositionGroups g = group_positions(local, U);
+    rows.copy_from(distinct);
+    group_rows.copy_from(g.rows);
+    offsets.copy_from(g.offsets);
+    positions.copy_from(g.positions);
+    ANDREA_CUDA_CHECK(cudaMemset(dw.get(), 0, static_cast<std::size_t>(U * d) * sizeof(float)));
+    launch_wte_backward(grad_rows, group_rows.get(), offsets.get(), positions.get(), dw.get(), U, d);
+    launch_sgd_rows(rows.get(), U, dw.get(), w.get(), lr, d);
   }
 };
-
-namespace {
-
-// Lesson 8's sgd_step_rows and then zero_rows, for tables in device memory: each distinct
-// row of ids (ascending) moves by -lr dw once, then its gradient row is cleared.
-void step_rows(TokenIds ids, DeviceBuffer<std::int32_t>& rows, DeviceBuffer<float>& dw,
-               DeviceBuffer<float>& w, float lr, std::int64_t d) {
-  std::vector<std::int32_t> distinct(ids.begin(), ids.end());
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  rows.copy_from(distinct);
-  const auto count = static_cast<std::int64_t>(distinct.size());
-  launch_sgd_rows(rows.get(), count, dw.get(), w.get(), lr, d);
-  launch_zero_rows(rows.get(), count, dw.get(), d);
-}
-
-}  // namespace
 
 DeviceTables::DeviceTables(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
                            std::int64_t targets_per_pair) {
@@ -259,11 +272,9 @@ double DeviceTables::sgns_step(TokenIds centres, TokenIdBatch targets, float lr)
   launch_score_gradients(b.scores.get(), b.grads.get(), b.terms.get(), count, K1);
   launch_row_gradients(b.wte.get(), b.wout.get(), b.centres.get(), b.targets.get(), b.grads.get(),
                        b.dcentre.get(), b.dtarget.get(), P, K1, b.d);
-  // Lesson 8 on the device: sum the per-use gradients into their rows, step, clear.
-  wte_backward_on_device(centres, b.dcentre.get(), b.dwte.get(), b.V, b.d);
-  wte_backward_on_device(targets.flat(), b.dtarget.get(), b.dwout.get(), b.V, b.d);
-  step_rows(centres, b.rows, b.dwte, b.wte, lr, b.d);
-  step_rows(targets.flat(), b.rows, b.dwout, b.wout, lr, b.d);
+  // Lesson 8 on the device: sum the per-use gradients into their rows, step each row once.
+  b.scatter_and_step(centres, b.dcentre.get(), b.wte, lr);
+  b.scatter_and_step(targets.flat(), b.dtarget.get(), b.wout, lr);
 
   return sum_terms(b.terms, count);
 }

@@ -30,10 +30,11 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
 void zero_rows(TokenIds ids, FloatView dw);
 
 /// Lesson 9 on the GPU for a whole run: wte and wout stay in device memory. A step uploads
-/// only the batch's ids, launches the kernels above, lesson 8's deterministic scatter
-/// (wte_backward_on_device) and a sparse SGD step, and reads back only the P (1 + k) scores
-/// (to refuse a non-finite one) and the loss terms. Copying the tables each step, as the
-/// pieces above do, would move 2 V d_model floats per sentence.
+/// the batch's ids and their grouping, launches the kernels above, lesson 8's deterministic
+/// scatter (group_positions, launch_wte_backward) into a compact gradient of the batch's
+/// distinct rows and a sparse SGD step, and reads back only the P (1 + k) scores (to refuse a
+/// non-finite one) and the loss terms. No step does O(V) work. Copying the tables each step,
+/// as the pieces above do, would move 2 V d_model floats per sentence.
 class DeviceTables {
  public:
   /// Uploads wte and wout (V, d_model) float32 and sizes the buffers of one step for at
@@ -48,9 +49,11 @@ class DeviceTables {
   /// reference::sgns_step's contract and result on the tables held here: centres (P),
   /// targets (P, 1 + k) with P <= max_pairs; returns the batch's loss. Throws
   /// andrea::InputError, changing nothing, on an id outside [0, V), lr not finite and > 0,
-  /// a non-finite score or shapes that disagree. On the CPU execution layer the bits equal
-  /// the reference's; on a GPU they may differ in the last place (nvcc contracts a * b + c
-  /// into one fused multiply-add).
+  /// a non-finite score or shapes that disagree. One difference: the reference also refuses
+  /// finite scores whose row gradients overflow (tables near 1e38); this step does not look
+  /// at the row gradients. On the CPU execution layer the bits equal the reference's; on a
+  /// GPU they may differ in the last places: nvcc fuses a * b + c into one multiply-add, and
+  /// the device's expf, exp and log1p are not glibc's.
   double sgns_step(TokenIds centres, TokenIdBatch targets, float lr);
 
   /// Copies the tables back: wte, wout (V, d_model). Throws andrea::InputError on a shape.

@@ -1,7 +1,8 @@
 // Lesson 9 — training the table with skip-gram and negative sampling. The pieces of the
-// step are checked against golden/training.json (PyTorch autograd of the same loss) on
-// two sentences over 6 words; the C++ build also checks the whole step, that rows absent
-// from a batch do not move, that the loss falls, determinism, and an end-to-end run.
+// step and the whole step (reference::sgns_step, or DeviceTables for CUDA) are checked
+// against golden/training.json (PyTorch autograd of the same loss) on two sentences over 6
+// words, with rows absent from a batch unmoved and bad input refused; the C++ build also
+// checks that the loss falls, determinism, and an end-to-end run.
 #include <cmath>
 #include <limits>
 

@@ -62,19 +62,6 @@ void launch_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatV
 // --- Step 2: group the positions of each id, then one owner thread per element -----
 // (wte_backward, wpe_backward, embedding_backward).
 
-// The flat positions grouped by id, as CSR: distinct id u is rows[u], and its positions are
-// positions[offsets[u]] .. positions[offsets[u + 1] - 1], ascending. A counting sort on the
-// host, O(B * n + V), as llm.c's encoder_backward buckets on the host; a GPU-resident trainer
-// would sort on the device instead (PyTorch: a radix sort of (id, position) + segments).
-struct Groups {
-  std::vector<std::int32_t> rows, offsets, positions;
-};
-
-Groups group_positions(TokenIds ids, std::int64_t vocab_size) {
-  // TODO(lesson 08_backward): write group_positions() here.
-  throw NotImplemented("08_backward/backward.cu", "group_positions");
-}
-
 // One thread per (distinct id u, channel c): dwte[rows[u]][c] += its positions, ascending.
 __global__ void wte_backward_kernel(const float* dout, const std::int32_t* rows,
                                     const std::int32_t* offsets, const std::int32_t* positions,
@@ -89,8 +76,13 @@ __global__ void wpe_backward_kernel(const float* dout, float* dwpe, std::int64_t
 }
 
 void launch_wte(TokenIdBatch ids, const DeviceBuffer<float>& d_dout, FloatView dwte) {
+  const PositionGroups g = group_positions(ids.flat(), dwte.rows());
+  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
+      d_offsets(std::span<const std::int32_t>(g.offsets)),
+      d_positions(std::span<const std::int32_t>(g.positions));
   DeviceBuffer<float> d_dwte{std::span<const float>(dwte.flat())};
-  wte_backward_on_device(ids.flat(), d_dout.get(), d_dwte.get(), dwte.rows(), dwte.cols());
+  launch_wte_backward(d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(),
+                      static_cast<std::int64_t>(g.rows.size()), dwte.cols());
   d_dwte.copy_to(dwte.flat());
 }
 
@@ -104,17 +96,19 @@ void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64
 
 }  // namespace
 
-// Step 2 on buffers already in device memory (the kernel's one launch site).
-void wte_backward_on_device(TokenIds ids, const float* dout, float* dwte, std::int64_t vocab_size,
-                            std::int64_t d_model) {
+// Step 2's grouping (host) and kernel launch (device buffers); launch_wte above and lesson 9's
+// DeviceTables both use these two.
+PositionGroups group_positions(TokenIds ids, std::int64_t vocab_size) {
+  // TODO(lesson 08_backward): write group_positions() here.
+  throw NotImplemented("08_backward/backward.cu", "group_positions");
+}
+
+void launch_wte_backward(const float* dout, const std::int32_t* rows, const std::int32_t* offsets,
+                         const std::int32_t* positions, float* dwte, std::int64_t distinct,
+                         std::int64_t d_model) {
   // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
-  throw NotImplemented("08_backward/backward.cu", "wte_backward_on_device");
-  if (ids.empty()) return;
-  const Groups g = group_positions(ids, vocab_size);
-  const DeviceBuffer<std::int32_t> d_rows(std::span<const std::int32_t>(g.rows)),
-      d_offsets(std::span<const std::int32_t>(g.offsets)),
-      d_positions(std::span<const std::int32_t>(g.positions));
-  const auto distinct = static_cast<std::int64_t>(g.rows.size());
+  throw NotImplemented("08_backward/backward.cu", "launch_wte_backward");
+  if (distinct == 0) return;
   // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
 }
