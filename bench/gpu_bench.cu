@@ -82,7 +82,7 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
   ANDREA_CUDA_CHECK(cudaMemset(d_dwpe.get(), 0, d_dwpe.bytes()));
 
   const auto t0 = std::chrono::steady_clock::now();
-  const Groups g = group_positions(ids, vocab_size);
+  const PositionGroups g = group_positions(ids, vocab_size);
   const double group_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   const DeviceBuffer<std::int32_t> d_rows{std::span<const std::int32_t>(g.rows)},
       d_offsets{std::span<const std::int32_t>(g.offsets)}, d_positions{std::span<const std::int32_t>(g.positions)};
