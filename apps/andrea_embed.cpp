@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <new>
 #include <optional>
 
 #include "apps/backend.hpp"
@@ -224,7 +225,13 @@ int main(int argc, char** argv) {
                  "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    fmt::print(stderr, "andrea-embed: error: {} (see andrea-embed --help)\n", e.what());
+    return 2;
+  }
   o.has_ids = ids->count() > 0;
   o.has_ids_file = file->count() > 0;
   o.has_text = text->count() > 0;
@@ -232,14 +239,22 @@ int main(int argc, char** argv) {
   o.has_backend = backend->count() > 0;
   try {
     if (training.chosen()) {
-      if (o.has_backend) {  // CLI11 gives an option before the subcommand to the main program
-        throw andrea::InputError("--backend goes after the subcommand: andrea-embed train --backend " + o.backend);
+      for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
+        if (option->count() > 0) {                          // the subcommand to the forward pass
+          throw andrea::InputError(fmt::format(
+              "{} is an option of the forward pass, not of the subcommand: put the subcommand's "
+              "options after it (andrea-embed train --help)", option->get_name()));
+        }
       }
       return training.run();
     }
     return run(o);
   } catch (const andrea::InputError& e) {
     fmt::print(stderr, "andrea-embed: error: {}\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit (a smaller "
+                       "--d-model or corpus?)\n");
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "andrea-embed: failed: {}\n", e.what());

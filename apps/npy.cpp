@@ -1,7 +1,9 @@
 #include "apps/npy.hpp"
 
 #include <bit>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -22,6 +24,11 @@ void check_writable(const std::string& path) {
   if (!folder.empty() && !fs::is_directory(folder, ec)) {
     throw InputError(fmt::format("cannot write '{}': folder '{}' does not exist", path,
                                  folder.string()));
+  }
+  const fs::path dir = folder.empty() ? fs::path(".") : folder;  // a file is created there, then renamed
+  if (::access(dir.c_str(), W_OK) != 0) {
+    throw InputError(fmt::format("cannot write '{}': folder '{}' is not writable ({})", path,
+                                 dir.string(), std::strerror(errno)));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "apps/train_commands.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -105,6 +106,14 @@ Weights load(const std::string& path) {
     throw InputError(fmt::format("the weights {} have {} rows but the vocabulary {} has {} words", path,
                                  w.table.rows(), vocab_file, w.vocab.size()));
   }
+  for (std::int64_t r = 0; r < w.table.rows(); ++r) {
+    for (const float x : w.table.row(r)) {
+      if (!std::isfinite(x)) {
+        throw InputError(fmt::format("row {} ('{}') of wte in {} holds {}: a finite value is required", r,
+                                     w.vocab.words[static_cast<std::size_t>(r)], path, x));
+      }
+    }
+  }
   return w;
 }
 
@@ -165,11 +174,11 @@ int TrainingCommands::run_train() const {
   const Backend* backend = dump_.empty() ? &pick_backend(all, backend_, true) : nullptr;
   const std::string vocab_file = vocabulary_file(out_);
   for (const std::string& path : {out_, vocab_file}) check_writable(path);
-  if (!pairs_.empty()) read_pairs(pairs_);  // a bad list fails now, not after training
 
   const Corpus corpus = read_corpus(corpus_);
   const Vocabulary vocab = build_vocabulary(corpus, min_count_);
   const std::vector<std::int32_t> ids = encode(corpus, vocab);
+  if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), vocab);  // a bad list fails now, not after training
   if (!dump_.empty()) {  // the same text for another trainer (bench/training_vs_fasttext.sh)
     check_writable(dump_);
     std::ofstream out(dump_, std::ios::trunc);
@@ -216,6 +225,10 @@ int TrainingCommands::run_train() const {
       {"window", std::to_string(options_.window)},
       {"negatives", std::to_string(options_.negatives)},
       {"epochs", std::to_string(options_.epochs)},
+      {"lr", fmt::format("{}", options_.lr)},
+      {"subsample", fmt::format("{}", options_.subsample)},
+      {"init_scale", fmt::format("{}", options_.init_scale)},
+      {"min_count", std::to_string(min_count_)},
       {"seed", std::to_string(options_.seed)}};
   try {
     write_vocabulary(tmp, vocab);
@@ -248,6 +261,7 @@ int TrainingCommands::run_similar() const {
   Weights w = load(weights_);
   const std::vector<std::string> words = words_.empty() ? kSourceWords : words_;
   for (const std::string& word : words) w.vocab.at(word);  // unknown words: an error before any output
+  if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), w.vocab);
   if (!svg_.empty()) check_writable(svg_);
   if (init_seed_ >= 0) reset_to_init(w.table, static_cast<std::uint64_t>(init_seed_));
   if (centre_) w.table = centred(w.table);

@@ -57,6 +57,7 @@ std::vector<WordPair> read_pairs(const std::string& path) {
   std::vector<WordPair> pairs;
   std::string line;
   for (std::int64_t number = 1; std::getline(in, line); ++number) {
+    if (line.ends_with('\r')) line.pop_back();  // a list saved with CRLF line ends
     if (line.empty() || line.starts_with('#')) continue;
     const std::size_t t1 = line.find('\t'), t2 = line.find('\t', t1 == std::string::npos ? t1 : t1 + 1);
     const std::string label = t2 == std::string::npos ? "" : line.substr(t2 + 1);
@@ -69,17 +70,28 @@ std::vector<WordPair> read_pairs(const std::string& path) {
   return pairs;
 }
 
+void validate_pairs(const std::vector<WordPair>& pairs, const Vocabulary& vocab) {
+  std::int64_t related = 0;
+  for (const WordPair& p : pairs) {
+    vocab.at(p.a);  // "the word 'kitten' is not in the vocabulary (2445 words)"
+    vocab.at(p.b);
+    related += p.related ? 1 : 0;
+  }
+  const auto unrelated = static_cast<std::int64_t>(pairs.size()) - related;
+  if (related == 0 || unrelated == 0) {
+    throw InputError(fmt::format("the pair list needs related and unrelated pairs: {} and {}",
+                                 related, unrelated));
+  }
+}
+
 PairReport evaluate_pairs(ConstFloatView table, const Vocabulary& vocab, const std::vector<WordPair>& pairs) {
+  validate_pairs(pairs, vocab);
   PairReport r;
   std::vector<float> related, unrelated;
   for (const WordPair& p : pairs) {
     const float c = reference::cosine_similarity(table.row(vocab.at(p.a)), table.row(vocab.at(p.b)));
     r.cosines.push_back(c);
     (p.related ? related : unrelated).push_back(c);
-  }
-  if (related.empty() || unrelated.empty()) {
-    throw InputError(fmt::format("the pair list needs related and unrelated pairs: {} and {}",
-                                 related.size(), unrelated.size()));
   }
   const auto mean = [](const std::vector<float>& v) {
     double s = 0.0;

@@ -45,7 +45,11 @@ struct PairReport {
   std::int64_t related = 0, unrelated = 0;
 };
 /// Throws andrea::InputError naming a word of the list that is not in the vocabulary,
-/// or when the list lacks related or unrelated pairs.
+/// or when the list lacks related or unrelated pairs (run before training, so that a bad
+/// list fails before any work).
+void validate_pairs(const std::vector<WordPair>& pairs, const Vocabulary& vocab);
+
+/// validate_pairs, then the cosines of every pair. Throws as validate_pairs.
 PairReport evaluate_pairs(ConstFloatView table, const Vocabulary& vocab, const std::vector<WordPair>& pairs);
 
 }  // namespace andrea::training

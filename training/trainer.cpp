@@ -151,8 +151,15 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
       progress.lr = o.lr * std::max(1e-4, 1.0 - done);
       if (!batch.centres.empty()) {
         const auto P = static_cast<std::int64_t>(batch.centres.size());
-        loss_sum += runner->sgns_step(batch.centres, TokenIdBatch(batch.targets.data(), P, K1),
-                                      static_cast<float>(progress.lr));
+        try {
+          loss_sum += runner->sgns_step(batch.centres, TokenIdBatch(batch.targets.data(), P, K1),
+                                        static_cast<float>(progress.lr));
+        } catch (const InputError& e) {  // the ids are the corpus's own: a score ran off to inf
+          throw InputError(fmt::format(
+              "training diverged in epoch {}, {} words into the run, at lr {:.3g}: {}; try a smaller "
+              "--lr or --init-scale, fewer --negatives, or a corpus with shorter lines (each line "
+              "is one step)", epoch + 1, progress.words_done, progress.lr, e.what()));
+        }
         loss_pairs += P;
       }
       progress.words_done += end - begin;

@@ -71,12 +71,21 @@ expect_error window "window 0 is not in [1, 1000]" train "${corpus[@]}" --window
 expect_error negatives "negatives -3 is not in [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.safetensors"
 expect_error epochs "epochs 0 is not in [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.safetensors"
 expect_error backend "unknown backend 'nope'" train "${small[@]}" --backend nope --out "$tmp/out/e.safetensors"
-expect_error backend-before-train "--backend goes after the subcommand" --backend cpu train "${small[@]}" --out "$tmp/out/e.safetensors"
+expect_error option-before-train "--backend is an option of the forward pass" --backend cpu train "${small[@]}" --out "$tmp/out/e.safetensors"
+expect_error parse-error "Could not convert: --d-model = abc" train "${corpus[@]}" --d-model abc --out "$tmp/out/e.safetensors"
+printf 'cat\tunicorn\trelated\r\ncat\tdog\tunrelated\n' >"$tmp/unknown-pairs.tsv"   # CRLF ends are read too
+expect_error pairs-before-training "the word 'unicorn' is not in the vocabulary" train "${small[@]}" --pairs "$tmp/unknown-pairs.tsv" --out "$tmp/out/e.safetensors"
+grep -q "^trained" "$tmp/stdout" && fail "pairs-before-training: trained before refusing the list"
+expect_error diverged "training diverged in epoch" train "${small[@]}" --lr 1e30 --out "$tmp/out/e.safetensors"
 expect_error out-not-safetensors "must end in .safetensors" train "${small[@]}" --out "$tmp/out/e.bin"
 expect_error unknown-word "the word 'unicorn' is not in the vocabulary" similar --weights "$tmp/e.safetensors" --svg "$tmp/out/h.svg" cat unicorn
 expect_error unknown-neighbor "the word 'unicorn' is not in the vocabulary" neighbors --weights "$tmp/e.safetensors" unicorn
 head -5 "$tmp/e.vocab.txt" >"$tmp/short.vocab.txt" && cp "$tmp/e.safetensors" "$tmp/short.safetensors"
 expect_error shape "the weights $tmp/short.safetensors have 22 rows but the vocabulary $tmp/short.vocab.txt has 5 words" similar --weights "$tmp/short.safetensors" cat
+cp "$tmp/e.safetensors" "$tmp/nan.safetensors" && cp "$tmp/e.vocab.txt" "$tmp/nan.vocab.txt"
+header=$(od -An -tu8 -N8 "$tmp/nan.safetensors" | tr -d ' ')   # wte's data comes first
+printf '\xff\xff\xff\x7f' | dd of="$tmp/nan.safetensors" bs=1 seek=$((8 + header)) conv=notrunc 2>/dev/null
+expect_error weights-nan "row 0 ('<unk>') of wte in $tmp/nan.safetensors holds nan" similar --weights "$tmp/nan.safetensors" cat
 expect_error weights-missing "cannot open weights file" similar --weights "$tmp/none.safetensors" cat
 
 echo "training cli: $failures failure(s)"
