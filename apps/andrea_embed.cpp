@@ -12,6 +12,7 @@
 
 #include "apps/backend.hpp"
 #include "apps/file_options.hpp"
+#include "apps/grouped.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/npy.hpp"
 #include "apps/train_commands.hpp"
@@ -23,6 +24,7 @@
 namespace {
 
 using namespace andrea;
+using cli::grouped;
 
 struct Options {
   std::string config = "andrea-120m";
@@ -34,16 +36,6 @@ struct Options {
   bool has_ids = false, has_ids_file = false, has_text = false, has_out = false, has_backend = false;
   cli::FileOptions files;  // --weights, --save-weights, --plot-*
 };
-
-// 7275264 -> "7,275,264"
-std::string grouped(std::int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return n < 0 ? "-" + out : out;
-}
 
 std::vector<std::int32_t> read_input(const Options& o, const Config& config, std::string* what) {
   if (o.has_ids) {

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/grouped.hpp"
 #include "apps/parallel_lookup.hpp"
 #include "reference/backward.hpp"
 #include "reference/check.hpp"
@@ -59,15 +60,7 @@ struct Ranks {
   int size = 1;
 };
 
-// 7275264 -> "7,275,264"
-std::string grouped(std::int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return n < 0 ? "-" + out : out;
-}
+using cli::grouped;
 
 /// Exit codes a vote can end with.
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2, kSkipped = 77;

@@ -130,64 +130,49 @@ void BM_lookup(benchmark::State& state) {
 }
 BENCHMARK(BM_lookup)->Args({kN})->ArgNames({"n"})->Apply(common);
 
-void BM_combine(benchmark::State& state) {
+// One body per shape, run for the plain reference and the "fast CPU" combine
+// (bench/fast_combine.cpp): same inputs, same bytes.
+template <class Combine>
+void combine_one(benchmark::State& state, Combine combine) {
   const Inputs& in = inputs();
   const std::int64_t n = state.range(0);
   Matrix out(n, kD);
   for (auto _ : state) {
-    ref::combine(in.wte, in.wpe, in.first(n), out);
+    combine(in.wte, in.wpe, in.first(n), out);
     benchmark::DoNotOptimize(out.view().data());
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(state.iterations() * combine_bytes(1, n));
   state.SetItemsProcessed(state.iterations() * n);
 }
-BENCHMARK(BM_combine)->Args({kN})->ArgNames({"n"})->Apply(common);
 
-void BM_combine_batch(benchmark::State& state) {
+template <class CombineBatch>
+void combine_batch(benchmark::State& state, CombineBatch combine) {
   const Inputs& in = inputs();
   const std::int64_t batch = state.range(0), n = state.range(1);
   const std::vector<std::int32_t> flat = in.batch(batch, n);
   const andrea::TokenIdBatch ids{flat.data(), batch, n};
   Matrix out(batch * n, kD);
   for (auto _ : state) {
-    ref::combine_batch(in.wte, in.wpe, ids, out);
+    combine(in.wte, in.wpe, ids, out);
     benchmark::DoNotOptimize(out.view().data());
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(state.iterations() * combine_bytes(batch, n));
   state.SetItemsProcessed(state.iterations() * batch * n);
 }
+
+void BM_combine(benchmark::State& state) { combine_one(state, ref::combine); }
+BENCHMARK(BM_combine)->Args({kN})->ArgNames({"n"})->Apply(common);
+
+void BM_combine_batch(benchmark::State& state) { combine_batch(state, ref::combine_batch); }
 BENCHMARK(BM_combine_batch)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
 
-// --- The "fast CPU" combine (bench/fast_combine.cpp), same inputs and bytes ------------
-void BM_combine_fast(benchmark::State& state) {
-  const Inputs& in = inputs();
-  const std::int64_t n = state.range(0);
-  Matrix out(n, kD);
-  for (auto _ : state) {
-    andrea::bench::fast_combine(in.wte, in.wpe, in.first(n), out);
-    benchmark::DoNotOptimize(out.view().data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * combine_bytes(1, n));
-  state.SetItemsProcessed(state.iterations() * n);
-}
+void BM_combine_fast(benchmark::State& state) { combine_one(state, andrea::bench::fast_combine); }
 BENCHMARK(BM_combine_fast)->Args({kN})->ArgNames({"n"})->Apply(common);
 
 void BM_combine_batch_fast(benchmark::State& state) {
-  const Inputs& in = inputs();
-  const std::int64_t batch = state.range(0), n = state.range(1);
-  const std::vector<std::int32_t> flat = in.batch(batch, n);
-  const andrea::TokenIdBatch ids{flat.data(), batch, n};
-  Matrix out(batch * n, kD);
-  for (auto _ : state) {
-    andrea::bench::fast_combine_batch(in.wte, in.wpe, ids, out);
-    benchmark::DoNotOptimize(out.view().data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * combine_bytes(batch, n));
-  state.SetItemsProcessed(state.iterations() * batch * n);
+  combine_batch(state, andrea::bench::fast_combine_batch);
 }
 BENCHMARK(BM_combine_batch_fast)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
 

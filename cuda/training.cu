@@ -173,11 +173,8 @@ double score_gradients(ConstFloatView scores, FloatView grads) {
 void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
                    TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
                    FloatView dtarget) {
-  check::pair_rows_args(wte, wout, centres, targets);
+  check::row_gradients_args(wte, wout, centres, targets, grads, dcentre, dtarget);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
-  check::shape("grads", grads, P, K1);
-  check::shape("dcentre", dcentre, P, d);
-  check::shape("dtarget", dtarget, P * K1, d);
   const DeviceBuffer<float> d_wte(wte.flat()), d_wout(wout.flat()), d_grads(grads.flat());
   const DeviceBuffer<std::int32_t> d_centres(centres), d_targets(targets.flat());
   DeviceBuffer<float> d_dcentre(dcentre.size()), d_dtarget(dtarget.size());

@@ -265,6 +265,15 @@ void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, T
   token_ids(targets.flat(), wte.rows());
 }
 
+void row_gradients_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                        ConstFloatView grads, ConstFloatView dcentre, ConstFloatView dtarget) {
+  pair_rows_args(wte, wout, centres, targets);
+  const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
+  shape("grads", grads, P, K1);
+  shape("dcentre", dcentre, P, d);
+  shape("dtarget", dtarget, P * K1, d);
+}
+
 void score_gradients_args(ConstFloatView scores, ConstFloatView grads) {
   non_empty("scores", scores);
   shape("grads", grads, scores.rows(), scores.cols());

@@ -57,11 +57,8 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
                    TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
                    FloatView dtarget) {
   // BEGIN SOLUTION
-  check::pair_rows_args(wte, wout, centres, targets);
+  check::row_gradients_args(wte, wout, centres, targets, grads, dcentre, dtarget);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
-  check::shape("grads", grads, P, K1);
-  check::shape("dcentre", dcentre, P, d);
-  check::shape("dtarget", dtarget, P * K1, d);
   for (std::int64_t p = 0; p < P; ++p) {
     const float* u = wte.row(centres[static_cast<std::size_t>(p)]).data();
     float* du = dcentre.row(p).data();

@@ -160,11 +160,8 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
                    FloatView dtarget) {
   // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
   throw NotImplemented("09_training/training.cu", "row_gradients");
-  check::pair_rows_args(wte, wout, centres, targets);
+  check::row_gradients_args(wte, wout, centres, targets, grads, dcentre, dtarget);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
-  check::shape("grads", grads, P, K1);
-  check::shape("dcentre", dcentre, P, d);
-  check::shape("dtarget", dtarget, P * K1, d);
   const DeviceBuffer<float> d_wte(wte.flat()), d_wout(wout.flat()), d_grads(grads.flat());
   const DeviceBuffer<std::int32_t> d_centres(centres), d_targets(targets.flat());
   DeviceBuffer<float> d_dcentre(dcentre.size()), d_dtarget(dtarget.size());
