@@ -16,9 +16,9 @@
 #include "apps/ids_input.hpp"
 #include "apps/npy.hpp"
 #include "apps/train_commands.hpp"
-#include "reference/check.hpp"
-#include "reference/errors.hpp"
-#include "reference/init.hpp"
+#include "core/check.hpp"
+#include "core/errors.hpp"
+#include "core/init.hpp"
 #include "reference/sinusoidal.hpp"
 
 namespace {
@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
   app.add_option("--positions", o.positions,
                  "learned (default: the table wpe) or sinusoidal (the fixed table of lesson 7, 0 parameters)");
   auto* backend = app.add_option("--backend", o.backend,
-                 "cpu, cuda-sim (CUDA kernels on the CPU) or cuda (GPU); default: the GPU if present, else cpu");
+                 "cpu, cudasim (CUDA kernels on the CPU) or gpu (GPU); default: the GPU if present, else cpu");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
   try {

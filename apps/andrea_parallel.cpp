@@ -1,9 +1,9 @@
 // andrea-embed-parallel: lesson 10's vocabulary-parallel embedding on MPI.
 //
 //   mpirun -np 4 andrea-embed-parallel                   the example sequence, ANDREA-120M
-//   mpirun -np 3 andrea-embed-parallel --batch 2 --repeat 20 --backend cuda
+//   mpirun -np 3 andrea-embed-parallel --batch 2 --repeat 20 --backend gpu
 //
-// Every rank holds its shard of wte (V_p rows, reference/vocab_shard.hpp), the whole wpe
+// Every rank holds its shard of wte (V_p rows, core/vocab_shard.hpp), the whole wpe
 // and the same ids. One training step of the embedding layer:
 //   forward   part = masked lookup of this rank's ids      (no communication)
 //             MPI_Allreduce(part, sum)                     (B * n * d_model floats)
@@ -27,17 +27,18 @@
 #include <string>
 #include <vector>
 
+#include "apps/backend_name.hpp"
 #include "apps/grouped.hpp"
 #include "apps/parallel_lookup.hpp"
 #include "reference/backward.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 #include "reference/combine.hpp"
-#include "reference/config.hpp"
-#include "reference/errors.hpp"
-#include "reference/init.hpp"
+#include "core/config.hpp"
+#include "core/errors.hpp"
+#include "core/init.hpp"
 #include "reference/params.hpp"
 #include "reference/vocab_parallel.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/vocab_shard.hpp"
 
 namespace {
 
@@ -101,11 +102,11 @@ bool same_bits(ConstFloatView a, ConstFloatView b) {
 
 parallel::LookupBackend lookup_backend(const std::string& name) {
   if (name == "cpu") return {&reference::vocab_parallel_lookup, [] { return std::string(); }};
-#if defined(ANDREA_HAVE_CUDA_SIM)
-  if (name == "cuda-sim") return parallel::cuda_lookup_sim();
+#if defined(ANDREA_HAVE_CUDA_CUDASIM)
+  if (name == "cudasim") return parallel::cuda_lookup_cudasim();
 #endif
 #if defined(ANDREA_HAVE_CUDA_GPU)
-  if (name == "cuda") return parallel::cuda_lookup_gpu();
+  if (name == "gpu") return parallel::cuda_lookup_gpu();
 #endif
   return {nullptr, [] { return std::string("this build has no such backend (built without it)"); }};
 }
@@ -307,8 +308,9 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", o.repeat, "time this many steps after a warm-up and print the phases")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", o.seed, "seed of the Philox init and of the example ids (default 1337)");
-  app.add_option("--backend", o.backend, "masked lookup: cpu (default), cuda-sim or cuda")
-      ->check(CLI::IsMember({"cpu", "cuda-sim", "cuda"}));
+  app.add_option("--backend", o.backend, "masked lookup: cpu (default), cudasim or gpu")
+      ->check([](const std::string& name) { return cli::renamed_backend(name); })
+      ->check(CLI::IsMember({"cpu", "cudasim", "gpu"}));
   app.add_option("--bad-id-on-rank", o.bad_id_on_rank,
                  "testing the vote: this rank alone replaces its last id by V; every rank must stop");
   int code = kOk;

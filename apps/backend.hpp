@@ -9,15 +9,15 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/config.hpp"
+#include "core/config.hpp"
 #include "reference/params.hpp"
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 #include "training/trainer.hpp"
 
 namespace andrea::cli {
 
 struct Backend {
-  std::string_view name;         ///< "cpu", "cuda-sim", "cuda"
+  std::string_view name;         ///< "cpu", "cudasim", "gpu" (apps/backend_name.hpp)
   std::string_view description;  ///< one line for the report
   ParameterReport (*materialize)(const Config&, std::uint64_t, FloatView, FloatView);
   void (*combine)(ConstFloatView, ConstFloatView, TokenIds, FloatView);
@@ -30,11 +30,12 @@ struct Backend {
 };
 
 /// Every backend this program was built with, in order of preference for the
-/// default: cuda (when a GPU is usable), then cpu, then cuda-sim.
+/// default: gpu (when a GPU is usable), then cpu, then cudasim.
 std::vector<Backend> backends();
 
 /// The backend named `name` (`given`) or else the first usable one. Throws
-/// andrea::InputError naming the backends of this build when the name is unknown, or
+/// andrea::InputError naming the backends of this build when the name is unknown (naming the
+/// new spelling of an old one: cuda-sim, cuda), or
 /// saying why the one named is not usable here (e.g. "no CUDA device: ...").
 const Backend& pick_backend(const std::vector<Backend>& all, const std::string& name, bool given);
 

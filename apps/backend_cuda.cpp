@@ -1,6 +1,6 @@
 // The CUDA pieces as a CLI backend. This file is compiled once per flavor of
-// the CUDA build (cuda/flavor.hpp): `sim` gives the "cuda-sim" backend (kernels
-// run on the CPU), `gpu` the "cuda" backend (kernels run on the GPU).
+// the CUDA build (cuda/flavor.hpp): `cudasim` gives the cudasim backend (kernels
+// run on the CPU), `gpu` the gpu backend (kernels run on the GPU).
 #include "apps/backend.hpp"
 #include "cuda/combine.hpp"
 #include "cuda/device.hpp"
@@ -42,7 +42,7 @@ std::unique_ptr<training::StepRunner> device_runner(ConstFloatView wte, ConstFlo
 Backend ANDREA_CONCAT(cuda_backend_, ANDREA_CUDA_FLAVOR)() {
   namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
   const bool gpu = std::string_view(ANDREA_STRINGIFY(ANDREA_CUDA_FLAVOR)) == "gpu";
-  return {gpu ? "cuda" : "cuda-sim",
+  return {gpu ? "gpu" : "cudasim",
           gpu ? "CUDA kernels (cuda/) on the GPU"
               : "CUDA kernels (cuda/) on the CPU execution layer (cuda/sim)",
           &k::materialize, &k::combine, &k::row_norms, &k::cosine_matrix, &k::dot,

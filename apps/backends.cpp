@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "reference/errors.hpp"
+#include "apps/backend_name.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::cli {
 
 Backend reference_backend();
-#if defined(ANDREA_HAVE_CUDA_SIM)
-Backend cuda_backend_sim();
+#if defined(ANDREA_HAVE_CUDA_CUDASIM)
+Backend cuda_backend_cudasim();
 #endif
 #if defined(ANDREA_HAVE_CUDA_GPU)
 Backend cuda_backend_gpu();
@@ -21,13 +22,16 @@ std::vector<Backend> backends() {
   all.push_back(cuda_backend_gpu());
 #endif
   all.push_back(reference_backend());
-#if defined(ANDREA_HAVE_CUDA_SIM)
-  all.push_back(cuda_backend_sim());
+#if defined(ANDREA_HAVE_CUDA_CUDASIM)
+  all.push_back(cuda_backend_cudasim());
 #endif
   return all;
 }
 
 const Backend& pick_backend(const std::vector<Backend>& all, const std::string& name, bool given) {
+  if (const std::string renamed = renamed_backend(name); given && !renamed.empty()) {
+    throw InputError(renamed);
+  }
   for (const Backend& b : all) {
     if (!given ? b.unavailable().empty() : b.name == name) {
       if (const std::string why = b.unavailable(); !why.empty()) {

@@ -5,7 +5,7 @@
 
 #include "apps/npy.hpp"
 #include "apps/svg.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::cli {
 

@@ -11,7 +11,7 @@
 
 #include "apps/backend.hpp"
 #include "apps/weights.hpp"
-#include "reference/config.hpp"
+#include "core/config.hpp"
 #include "reference/params.hpp"
 
 namespace andrea::cli {

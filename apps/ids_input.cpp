@@ -7,7 +7,7 @@
 #include <iterator>
 #include <limits>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::cli {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::cli {
 

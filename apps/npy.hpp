@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::cli {
 

@@ -1,5 +1,5 @@
 // The CUDA masked lookup as a backend of andrea-embed-parallel; compiled once per flavor
-// (cuda/flavor.hpp): `sim` runs the kernel on the CPU, `gpu` on the GPU. The sum over
+// (cuda/flavor.hpp): `cudasim` runs the kernel on the CPU, `gpu` on the GPU. The sum over
 // ranks stays MPI_Allreduce on host buffers: the kernel's result is copied back first.
 #include "apps/parallel_lookup.hpp"
 #include "cuda/device.hpp"

@@ -1,11 +1,11 @@
 // The masked lookups andrea-embed-parallel can run: the plain C++ one and, when built,
-// the CUDA kernel on the CPU execution layer (cuda-sim) or on a GPU (cuda).
+// the CUDA kernel on the CPU execution layer (cudasim) or on a GPU (gpu).
 #pragma once
 
 #include <string>
 
-#include "reference/tensor.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/tensor.hpp"
+#include "core/vocab_shard.hpp"
 
 namespace andrea::parallel {
 
@@ -17,7 +17,7 @@ struct LookupBackend {
   std::string (*unavailable)() = nullptr;
 };
 
-LookupBackend cuda_lookup_sim();  // apps/parallel_cuda.cpp, one object per flavor
+LookupBackend cuda_lookup_cudasim();  // apps/parallel_cuda.cpp, one object per flavor
 LookupBackend cuda_lookup_gpu();
 
 }  // namespace andrea::parallel

@@ -11,7 +11,7 @@
 #include <set>
 
 #include "apps/npy.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::cli {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::cli {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::svg {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::svg {
 

@@ -12,7 +12,7 @@
 #include "apps/npy.hpp"
 #include "apps/safetensors.hpp"
 #include "apps/svg.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 #include "training/corpus.hpp"
 #include "training/similarity.hpp"
 
@@ -141,7 +141,7 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   train_->add_option("--out", out_, "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it (default embeddings.safetensors)");
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
-  train_->add_option("--backend", backend_, "cpu (default: the C++ reference, whose numbers the lesson quotes), cuda-sim (the CUDA kernels on the CPU) or cuda (GPU, tables in device memory)");
+  train_->add_option("--backend", backend_, "cpu (default: the C++ reference, whose numbers the lesson quotes), cudasim (the CUDA kernels on the CPU) or gpu (GPU, tables in device memory)");
   train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");

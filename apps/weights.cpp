@@ -6,7 +6,7 @@
 
 #include "apps/npy.hpp"
 #include "apps/safetensors.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::cli {
 

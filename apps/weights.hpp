@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "reference/config.hpp"
-#include "reference/tensor.hpp"
+#include "core/config.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::cli {
 

@@ -1,6 +1,6 @@
 #include "bench/fast_combine.hpp"
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::bench {
 

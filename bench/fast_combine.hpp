@@ -3,7 +3,7 @@
 // reference_bench measures it beside the plain reference; bench/README.md has the figures.
 #pragma once
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::bench {
 

@@ -22,8 +22,8 @@
 #include "cuda/combine.cu"
 #include "cuda/device.hpp"
 #include "cuda/lookup.cu"
-#include "reference/config.hpp"
-#include "reference/init.hpp"
+#include "core/config.hpp"
+#include "core/init.hpp"
 
 namespace {
 

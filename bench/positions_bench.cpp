@@ -11,11 +11,11 @@
 
 #include <cstdint>
 
-#include "reference/config.hpp"
-#include "reference/init.hpp"
+#include "core/config.hpp"
+#include "core/init.hpp"
 #include "reference/position.hpp"
 #include "reference/sinusoidal.hpp"
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace {
 

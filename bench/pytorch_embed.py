@@ -32,7 +32,7 @@ MUL0, MUL1, WEYL0, WEYL1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
 
 
 def philox_word0(counter, k0, k1):
-    """Word 0 of Philox4x32-10 (reference/philox.hpp), Python integers."""
+    """Word 0 of Philox4x32-10 (core/philox.hpp), Python integers."""
     c = list(counter)
     for _ in range(10):
         p0, p1 = MUL0 * c[0], MUL1 * c[2]

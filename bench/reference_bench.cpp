@@ -36,14 +36,14 @@
 
 #include "bench/fast_combine.hpp"
 #include "reference/backward.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 #include "reference/combine.hpp"
-#include "reference/config.hpp"
+#include "core/config.hpp"
 #include "reference/dot.hpp"
-#include "reference/init.hpp"
+#include "core/init.hpp"
 #include "reference/lookup.hpp"
 #include "reference/norm.hpp"
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace {
 

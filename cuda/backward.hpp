@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cuda/flavor.hpp"
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -1,5 +1,5 @@
 // The same kernel source is built twice: by g++ through the CPU execution layer
-// (cuda/sim, flavor `sim`) and by nvcc for a real GPU (flavor `gpu`). Every
+// (cuda/sim, flavor `cudasim`) and by nvcc for a real GPU (flavor `gpu`). Every
 // declaration of andrea::cuda sits in an inline namespace named after the
 // flavor, so one program can link both builds (the CLI does) while callers
 // simply write andrea::cuda::lookup.
@@ -9,7 +9,7 @@
 #if defined(__CUDACC__)
 #define ANDREA_CUDA_FLAVOR gpu
 #else
-#define ANDREA_CUDA_FLAVOR sim
+#define ANDREA_CUDA_FLAVOR cudasim
 #endif
 #endif
 

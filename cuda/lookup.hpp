@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cuda/flavor.hpp"
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -21,7 +21,7 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "cuda/flavor.hpp"
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "cuda/flavor.hpp"
-#include "reference/tensor.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/tensor.hpp"
+#include "core/vocab_shard.hpp"
 
 ANDREA_CUDA_BEGIN
 

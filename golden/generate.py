@@ -2,7 +2,7 @@
 """Golden values for the embedding layer (token lookup + learned positions).
 
 An independent re-implementation, in numpy and PyTorch, of what the C++ code
-computes: Philox4x32-10 and the init of reference/init.hpp (vectorised uint32 /
+computes: Philox4x32-10 and the init of core/init.hpp (vectorised uint32 /
 uint64 numpy arithmetic), then every piece of the layer with torch modules.
 
   /usr/bin/python3 golden/generate.py            # writes golden/*.json

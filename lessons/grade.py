@@ -16,11 +16,12 @@ column (backend gpu) is for information only and never counts toward the points:
 Each lesson and backend is built separately (one test program each, linking only that lesson's
 files), so a lesson that does not compile scores 0 for that backend of that lesson only; its
 first compiler error is shown under "what fails and why", and its old test program is deleted
-so that it is never graded. A test that crashes or runs past its time limit (60 s) fails, and
+so that it is never graded. A test that crashes or runs past its time limit (60 s; 300 s under the sanitize preset) fails, and
 the report says so, with the memory-error report of the CPU execution layer when there is one.
 """
 import argparse
 import collections
+import json
 import os
 import pathlib
 import re
@@ -37,12 +38,9 @@ ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?
 
 
 def titles() -> dict:
-    """L01 -> "lookup", from the lesson folders (01_lookup)."""
-    found = {}
-    for folder in sorted((ROOT / "lessons").glob("[0-9][0-9]_*")):
-        if folder.is_dir():
-            found["L" + folder.name[:2]] = folder.name[3:].replace("_", " ")
-    return found
+    """L01 -> "lookup", from the one list of lessons (lessons/lessons.json)."""
+    manifest = json.loads((ROOT / "lessons" / "lessons.json").read_text())
+    return {lesson["label"]: lesson["title"] for lesson in manifest["lessons"]}
 
 
 def selected(label: str, lesson: str, backend: str) -> bool:

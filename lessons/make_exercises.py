@@ -27,24 +27,16 @@ N counts the non-blank lines between the markers.
                                                  (stubs for the others)
 """
 import argparse
+import json
 import pathlib
 import re
 import shutil
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LESSONS = {  # lesson folder -> piece
-    "01_lookup": "lookup",
-    "02_norm": "norm",
-    "03_dot_product": "dot",
-    "04_position_table": "position",
-    "05_combine": "combine",
-    "06_parameter_count": "params",
-    "07_position_schemes": "sinusoidal rope",  # two pieces: one file per idea
-    "08_backward": "backward",
-    "09_training": "training",
-    "10_vocab_parallel": "vocab_parallel",
-}
+# lesson folder -> its pieces (lesson 7 has two: one file per idea), from the one list of lessons.
+LESSONS = {lesson["folder"]: lesson["pieces"]
+           for lesson in json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]}
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")
 FUNCTION = re.compile(r"^[A-Za-z_].*?\b(\w+)\(")  # a definition starts in column 0
@@ -136,10 +128,10 @@ def banner(lesson: str, source: str, header: str) -> str:
             f"// Run this lesson's tests: ctest --preset grade -L L{lesson[:2]}\n")
 
 
-def files_for(lesson: str, piece: str, solution: bool) -> dict:
+def files_for(lesson: str, pieces: list, solution: bool) -> dict:
     result = {}
     for folder, ext in (("reference", "cpp"), ("cuda", "cu")):
-        for one in piece.split():  # a lesson may hold several pieces
+        for one in pieces:  # a lesson may hold several pieces
             source = f"{folder}/{one}.{ext}"
             text = strip((ROOT / source).read_text(), lesson, source, solution)
             if not solution:
@@ -164,15 +156,15 @@ def main() -> int:
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(ROOT / "lessons", out)
-        for lesson, piece in LESSONS.items():
-            for name, text in files_for(lesson, piece, lesson in only).items():
+        for lesson, pieces in LESSONS.items():
+            for name, text in files_for(lesson, pieces, lesson in only).items():
                 (out / name).write_text(text)
         print(f"wrote the solutions of {sorted(only)} into {out}")
         return 0
 
     drift = []
-    for lesson, piece in LESSONS.items():
-        for name, text in files_for(lesson, piece, solution=False).items():
+    for lesson, pieces in LESSONS.items():
+        for name, text in files_for(lesson, pieces, solution=False).items():
             path = ROOT / "lessons" / name
             if args.check:
                 if not path.exists() or path.read_text() != text:

@@ -30,12 +30,9 @@ grade() {  # grade LESSONS_DIR BUILD_DIR REPORT   (grade.py builds lesson by les
   python3 "$root/lessons/grade.py" --build-dir "$2" 2>/dev/null | tee "$3"
 }
 
-# The lessons, from their folders: "L01 lookup", "L04 position table", ...
-lessons=()
-for dir in "$root"/lessons/[0-9][0-9]_*/; do
-  name=$(basename "$dir")
-  lessons+=("L${name:0:2} $(echo "${name:3}" | tr _ ' ')")
-done
+# The lessons, from lessons/lessons.json: "L01 lookup", "L04 position table", ...
+mapfile -t lessons < <(python3 -c 'import json, sys
+for l in json.load(open(sys.argv[1]))["lessons"]: print(l["label"], l["title"])' "$root/lessons/lessons.json")
 full=$((10 * ${#lessons[@]}))
 
 echo "== 1. the stubs"

@@ -8,7 +8,7 @@
 // PyTorch's .grad and llm.c's encoder_backward do: zero the buffers first for a fresh step.
 #pragma once
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

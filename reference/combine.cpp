@@ -1,6 +1,6 @@
 #include "reference/combine.hpp"
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

@@ -1,7 +1,7 @@
 // Lesson 5 — combine: x_t = wte[id_t] + wpe[t], the input of the first block.
 #pragma once
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

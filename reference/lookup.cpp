@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

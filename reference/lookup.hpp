@@ -1,7 +1,7 @@
 // Lesson 1 — lookup: a token id selects a row of the token table. No arithmetic.
 #pragma once
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

@@ -3,7 +3,7 @@
 
 #include <span>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

@@ -1,7 +1,7 @@
 #include "reference/params.hpp"
 
-#include "reference/check.hpp"
-#include "reference/init.hpp"
+#include "core/check.hpp"
+#include "core/init.hpp"
 
 namespace andrea::reference {
 

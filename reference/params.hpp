@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "reference/config.hpp"
-#include "reference/tensor.hpp"
+#include "core/config.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

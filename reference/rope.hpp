@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

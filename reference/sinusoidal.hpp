@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

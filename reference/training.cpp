@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "reference/backward.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

@@ -16,7 +16,7 @@
 //   then lesson 8:   wte_backward + sgd_step_rows on each table, zero_rows to clear.
 #pragma once
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::reference {
 

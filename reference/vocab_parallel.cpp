@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "reference/backward.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

@@ -1,5 +1,5 @@
 // Lesson 10 — the vocabulary-parallel embedding: each of p ranks holds V_p rows of
-// the token table (reference/vocab_shard.hpp says which), looks up only the ids it
+// the token table (core/vocab_shard.hpp says which), looks up only the ids it
 // owns, and a sum over the ranks (MPI_Allreduce) rebuilds x.
 //
 //   rank r:  part_r[q] = wte[ids[q]]  if rank r owns ids[q],  else a row of zeros
@@ -10,8 +10,8 @@
 // Source: Megatron-LM VocabParallelEmbedding (Shoeybi et al. 2019, section 3).
 #pragma once
 
-#include "reference/tensor.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/tensor.hpp"
+#include "core/vocab_shard.hpp"
 
 namespace andrea::reference {
 

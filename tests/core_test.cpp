@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "reference/check.hpp"
-#include "reference/config.hpp"
-#include "reference/init.hpp"
+#include "core/check.hpp"
+#include "core/config.hpp"
+#include "core/init.hpp"
 #include "reference/params.hpp"
-#include "reference/philox.hpp"
+#include "core/philox.hpp"
 #include "tests/support/golden.hpp"
 
 namespace {

@@ -14,6 +14,8 @@
    (French decimal commas and digit-group spaces read as English ones) and the
    same code blocks (comments aside); a block without a language (a diagram)
    may translate its words, not its numbers.
+4. The course map: README.md's table has one row per lesson of lessons/lessons.json, in its
+   order, naming its folder, title, pieces (reference/*.cpp, cuda/*.cu), tests and label.
 Exits 1 listing every mismatch, with the file and what was expected.
 """
 import json
@@ -182,7 +184,34 @@ def check_translations() -> None:
                           f"only in README.fr.md {sorted(fr_n - en_n)}")
 
 
+# --- 4. the README's course map against lessons/lessons.json -------------------------
+def check_course_map() -> None:
+    manifest = json.loads((LESSONS / "lessons.json").read_text())["lessons"]
+    rows = [line for line in (ROOT / "README.md").read_text().splitlines()
+            if re.match(r"^\| \[\d\d ", line)]
+    if len(rows) != len(manifest):
+        errors.append(f"README.md: the course map has {len(rows)} lessons, "
+                      f"lessons/lessons.json {len(manifest)}")
+    for row, lesson in zip(rows, manifest):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        pieces = lesson["pieces"]
+        wanted = {
+            "lesson": f"[{lesson['folder'][:2]} {lesson['title']}](lessons/{lesson['folder']}/)",
+            "C++ step": "reference/" + ", ".join(f"{p}.cpp" for p in pieces),
+            "CUDA step": "cuda/" + ", ".join(f"{p}.cu" for p in pieces),
+            "tests": f"tests/{lesson['tests']}_test.cpp",
+            "label": f"`{lesson['label']}`",
+        }
+        got = dict(zip(("lesson", "C++ step", "CUDA step", "tests", "label"),
+                       (cells[0], cells[2], cells[3], cells[4], cells[5]))) if len(cells) == 6 else {}
+        for column, text in wanted.items():
+            if not got.get(column, "").startswith(text):
+                errors.append(f"README.md: course map row `{row[:60]}...`: {column} should start "
+                              f"with `{text}` (lessons/lessons.json)")
+
+
 def main() -> int:
+    check_course_map()
     check_goldens()
     if len(sys.argv) > 1:
         check_program(sys.argv[1])

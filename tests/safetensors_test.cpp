@@ -12,7 +12,7 @@
 
 #include "apps/safetensors.hpp"
 #include "apps/weights.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace {
 

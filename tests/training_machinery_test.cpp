@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 #include "training/corpus.hpp"
 #include "training/sampling.hpp"
 #include "training/trainer.hpp"

@@ -1,12 +1,12 @@
-// Lesson 10 — how the token table is cut across ranks (reference/vocab_shard.hpp, in
+// Lesson 10 — how the token table is cut across ranks (core/vocab_shard.hpp, in
 // andrea_core): the padding to 128 * p and the row ranges, with the figures for
 // ANDREA-120M, and the refusal of a p that leaves a rank only padding. Not graded: the
 // student does not write this code (label L10-cpu, name prefix L10-shard/).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "reference/errors.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/errors.hpp"
+#include "core/vocab_shard.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fstream>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::training {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reference/philox.hpp"
+#include "core/philox.hpp"
 #include "training/vocabulary.hpp"
 
 namespace andrea::training {

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "reference/dot.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::training {
 

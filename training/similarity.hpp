@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 #include "training/vocabulary.hpp"
 
 namespace andrea::training {

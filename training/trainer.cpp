@@ -5,8 +5,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "reference/check.hpp"
-#include "reference/errors.hpp"
+#include "core/check.hpp"
+#include "core/errors.hpp"
 #include "reference/training.hpp"
 #include "training/sampling.hpp"
 

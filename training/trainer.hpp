@@ -5,8 +5,8 @@
 #include <functional>
 #include <memory>
 
-#include "reference/init.hpp"
-#include "reference/tensor.hpp"
+#include "core/init.hpp"
+#include "core/tensor.hpp"
 #include "training/vocabulary.hpp"
 
 namespace andrea::training {

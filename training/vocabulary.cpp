@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea::training {
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

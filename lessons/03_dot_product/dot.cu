@@ -14,7 +14,7 @@
 #include "cuda/block_reduce.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 

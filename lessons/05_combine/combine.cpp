@@ -4,7 +4,7 @@
 // Run this lesson's tests: ctest --preset grade -L L05
 #include "reference/combine.hpp"
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

@@ -4,8 +4,8 @@
 // Run this lesson's tests: ctest --preset grade -L L06
 #include "reference/params.hpp"
 
-#include "reference/check.hpp"
-#include "reference/init.hpp"
+#include "core/check.hpp"
+#include "core/init.hpp"
 
 namespace andrea::reference {
 

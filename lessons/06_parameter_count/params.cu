@@ -19,8 +19,8 @@
 #include "cuda/block_reduce.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "reference/check.hpp"
-#include "reference/init.hpp"
+#include "core/check.hpp"
+#include "core/init.hpp"
 
 ANDREA_CUDA_BEGIN
 

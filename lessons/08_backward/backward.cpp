@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "reference/backward.hpp"
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 namespace andrea::reference {
 

@@ -54,6 +54,7 @@ expect_error bad-offset "--offset 9 is outside the 3 ids" --ids-file "$tmp/train
 expect_error bad-length "--length 5 from --offset 1 runs past the 3 ids" --ids-file "$tmp/train.bin" --offset 1 --length 5
 expect_error bad-config "config" --config llama
 expect_error bad-backend "unknown backend 'tpu'" --backend tpu
+expect_error old-backend-name "backend 'cuda' is spelled 'gpu' now" --backend cuda
 expect_error bad-positions "unknown position scheme 'rope': learned or sinusoidal" --positions rope
 "$exe" --positions rope --ids 1 >/dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] || fail "bad --positions: exit $rc, expected 2 (bad input)"

@@ -43,13 +43,13 @@ cmp -s "$tmp/e.safetensors" "$tmp/g.safetensors" && fail "a different seed gave 
 
 # The CUDA kernels on the CPU execution layer (tables held in their device memory) give
 # the reference's bits; a backend this build lacks, or without a GPU, is refused.
-if "$exe" train --backend nope "${small[@]}" --out "$tmp/x.safetensors" 2>&1 | grep -q "cuda-sim"; then
-  "$exe" train "${small[@]}" --backend cuda-sim --out "$tmp/s.safetensors" >"$tmp/sim-train.txt" 2>"$tmp/err" ||
-    fail "train --backend cuda-sim: exit $? ($(cat "$tmp/err"))"
-  grep -q "^backend  cuda-sim" "$tmp/sim-train.txt" || fail "train --backend cuda-sim: no backend line"
-  cmp -s "$tmp/e.safetensors" "$tmp/s.safetensors" || fail "cuda-sim's tables differ from the reference's"
+if "$exe" train --backend nope "${small[@]}" --out "$tmp/x.safetensors" 2>&1 | grep -q "cudasim"; then
+  "$exe" train "${small[@]}" --backend cudasim --out "$tmp/s.safetensors" >"$tmp/sim-train.txt" 2>"$tmp/err" ||
+    fail "train --backend cudasim: exit $? ($(cat "$tmp/err"))"
+  grep -q "^backend  cudasim" "$tmp/sim-train.txt" || fail "train --backend cudasim: no backend line"
+  cmp -s "$tmp/e.safetensors" "$tmp/s.safetensors" || fail "cudasim's tables differ from the reference's"
 else
-  echo "skipped: this build has no cuda-sim backend (ANDREA_CUDA=OFF)"
+  echo "skipped: this build has no cudasim backend (ANDREA_CUDA=OFF)"
 fi
 
 # similar and neighbors read the table back.
@@ -71,6 +71,7 @@ expect_error window "window 0 is not in [1, 1000]" train "${corpus[@]}" --window
 expect_error negatives "negatives -3 is not in [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.safetensors"
 expect_error epochs "epochs 0 is not in [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.safetensors"
 expect_error backend "unknown backend 'nope'" train "${small[@]}" --backend nope --out "$tmp/out/e.safetensors"
+expect_error old-backend-name "backend 'cuda-sim' is spelled 'cudasim' now" train "${small[@]}" --backend cuda-sim --out "$tmp/out/e.safetensors"
 expect_error option-before-train "--backend is an option of the forward pass" --backend cpu train "${small[@]}" --out "$tmp/out/e.safetensors"
 expect_error parse-error "Could not convert: --d-model = abc" train "${corpus[@]}" --d-model abc --out "$tmp/out/e.safetensors"
 printf 'cat\tunicorn\trelated\r\ncat\tdog\tunrelated\n' >"$tmp/unknown-pairs.tsv"   # CRLF ends are read too

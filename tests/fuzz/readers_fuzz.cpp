@@ -7,7 +7,7 @@
 // Debian's clang and libclang-rt-14-dev the same file builds as a libFuzzer target:
 //   clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I. tests/fuzz/readers_fuzz.cpp
 //     apps/safetensors.cpp apps/weights.cpp apps/ids_input.cpp apps/npy.cpp
-//     reference/config.cpp reference/check.cpp reference/init.cpp -lfmt -o fuzz_lf
+//     core/config.cpp core/check.cpp core/init.cpp -lfmt -o fuzz_lf
 //   (one command line); mkdir corpus && cp golden/safetensors/*.safetensors corpus/ && ./fuzz_lf -max_total_time=30 corpus
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +22,7 @@
 #include "apps/ids_input.hpp"
 #include "apps/safetensors.hpp"
 #include "apps/weights.hpp"
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #       lone-bad-id only rank 1 gets a bad id (--bad-id-on-rank 1): it reports it, the other
 #                   ranks learn it from the vote and stop too; exit 2, no hang
 #       refused     V = 300 on 4 ranks leaves rank 3 only padding: exit 2, every rank says why
-#       cuda-sim    the check with the CUDA kernel on the CPU execution layer (short sequence)
-#       cuda        the check with the kernel on a GPU; exit 77 (skipped) with the reason if none
+#       cudasim     the check with the CUDA kernel on the CPU execution layer (short sequence)
+#       gpu         the check with the kernel on a GPU; exit 77 (skipped) with the reason if none
 set -uo pipefail
 mpiexec=$1 program=$2 np=$3 case=$4
 out=$(mktemp) err=$(mktemp)
@@ -32,12 +32,12 @@ padded() { case $1 in 1) echo 8,576 ;; 2 | 4) echo 8,704 ;; 3) echo 8,832 ;; esa
 rows=$(( $(padded "$np" | tr -d ,) / np ))
 
 case $case in
-  check | cuda-sim | cuda)
+  check | cudasim | gpu)
     args=(--batch 2)
     [ "$case" = check ] || args=(--length 64 --batch 2 --backend "$case")
     run "${args[@]}"
     status=$?
-    if [ "$case" = cuda ] && [ "$status" = 77 ]; then cat "$err"; exit 77; fi
+    if [ "$case" = gpu ] && [ "$status" = 77 ]; then cat "$err"; exit 77; fi
     [ "$status" = 0 ] || fail "exit status $status, expected 0"
     expect_out "V padded to $(padded "$np") (a multiple of 128 x $np = $((128 * np))), V_p = "
     expect_out "rank $((np - 1))    rows [$(((np - 1) * rows)), $((np * rows)))"

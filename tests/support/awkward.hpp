@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::testing {
 

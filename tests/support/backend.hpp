@@ -34,7 +34,7 @@ namespace backend = ::andrea::reference;
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/support/golden.hpp"
 
 /// Expects `statement` to throw andrea::InputError whose message contains `text`.

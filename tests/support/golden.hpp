@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/config.hpp"
-#include "reference/init.hpp"
-#include "reference/tensor.hpp"
+#include "core/config.hpp"
+#include "core/init.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::testing {
 

@@ -1,8 +1,8 @@
-#include "reference/config.hpp"
+#include "core/config.hpp"
 
 #include <fmt/format.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea {
 

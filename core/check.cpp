@@ -1,4 +1,4 @@
-#include "reference/check.hpp"
+#include "core/check.hpp"
 
 #include <algorithm>
 #include <cmath>

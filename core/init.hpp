@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "reference/hd.hpp"
-#include "reference/philox.hpp"
-#include "reference/tensor.hpp"
+#include "core/hd.hpp"
+#include "core/philox.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea {
 

@@ -7,10 +7,10 @@
 #include <span>
 #include <string_view>
 
-#include "reference/config.hpp"
-#include "reference/errors.hpp"
-#include "reference/tensor.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/config.hpp"
+#include "core/errors.hpp"
+#include "core/tensor.hpp"
+#include "core/vocab_shard.hpp"
 
 namespace andrea::check {
 

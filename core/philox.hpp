@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "reference/hd.hpp"
+#include "core/hd.hpp"
 
 namespace andrea {
 

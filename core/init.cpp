@@ -1,8 +1,8 @@
-#include "reference/init.hpp"
+#include "core/init.hpp"
 
 #include <fmt/format.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea {
 

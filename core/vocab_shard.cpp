@@ -1,10 +1,10 @@
-#include "reference/vocab_shard.hpp"
+#include "core/vocab_shard.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "reference/errors.hpp"
+#include "core/errors.hpp"
 
 namespace andrea {
 
