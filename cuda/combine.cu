@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -50,17 +51,13 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
   // BEGIN SOLUTION (launch)
   const auto rows = static_cast<unsigned>(ids.size());
   const std::int64_t d = wte.cols();
-  const auto threads = [](std::int64_t width) {
-    return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
-  };
   if (d % 4 == 0) {
-    combine_kernel<<<rows, threads(d / 4)>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                             reinterpret_cast<const float4*>(d_wpe.get()),
-                                             d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
-                                             ids.cols(), d / 4, wte.rows());
+    combine_kernel<<<rows, threads_per_row(d / 4)>>>(
+        reinterpret_cast<const float4*>(d_wte.get()), reinterpret_cast<const float4*>(d_wpe.get()),
+        d_ids.get(), reinterpret_cast<float4*>(d_out.get()), ids.cols(), d / 4, wte.rows());
   } else {
-    combine_kernel<<<rows, threads(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(), d_out.get(),
-                                         ids.cols(), d, wte.rows());
+    combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(),
+                                                 d_out.get(), ids.cols(), d, wte.rows());
   }
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -35,12 +36,6 @@ __global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std
   // END SOLUTION
 }
 
-// BEGIN SOLUTION
-unsigned threads_for(std::int64_t width) {
-  return static_cast<unsigned>(std::min<std::int64_t>(256, (width + 31) / 32 * 32));
-}
-// END SOLUTION
-
 }  // namespace
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
@@ -54,11 +49,12 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   const std::int64_t d = wte.cols();
   if (d % 4 == 0) {
     // float4 pointers: the compiler deduces T = float4 (the vector path).
-    lookup_kernel<<<n, threads_for(d / 4)>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                             d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
-                                             d / 4, wte.rows());
+    lookup_kernel<<<n, threads_per_row(d / 4)>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                                 d_ids.get(),
+                                                 reinterpret_cast<float4*>(d_out.get()), d / 4,
+                                                 wte.rows());
   } else {
-    lookup_kernel<<<n, threads_for(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d, wte.rows());
+    lookup_kernel<<<n, threads_per_row(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d, wte.rows());
   }
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();

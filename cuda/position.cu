@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -32,8 +33,7 @@ void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());
   // BEGIN SOLUTION (launch)
-  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (wpe.cols() + 31) / 32 * 32));
-  positions_kernel<<<static_cast<unsigned>(n), threads>>>(d_wpe.get(), d_out.get(), wpe.cols());
+  positions_kernel<<<static_cast<unsigned>(n), threads_per_row(wpe.cols())>>>(d_wpe.get(), d_out.get(), wpe.cols());
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

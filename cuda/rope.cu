@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -47,7 +48,7 @@ void rope(ConstFloatView x, std::span<const std::int32_t> positions, double base
   const DeviceBuffer<std::int32_t> d_positions(positions);
   DeviceBuffer<float> d_out(out.size());
   const std::int64_t pairs = x.cols() / 2;
-  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (pairs + 31) / 32 * 32));
+  const unsigned threads = threads_per_row(pairs);
   // BEGIN SOLUTION (launch)
   rope_kernel<<<static_cast<unsigned>(x.rows()), threads>>>(
       reinterpret_cast<const float2*>(d_x.get()), d_positions.get(), base,

@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -45,7 +46,7 @@ void sinusoidal_table(std::int64_t n, std::int64_t d_model, std::int64_t context
 
   DeviceBuffer<float> d_out(out.size());
   const std::int64_t pairs = d_model / 2;
-  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (pairs + 31) / 32 * 32));
+  const unsigned threads = threads_per_row(pairs);
   // BEGIN SOLUTION (launch)
   sinusoidal_kernel<<<static_cast<unsigned>(n), threads>>>(reinterpret_cast<float2*>(d_out.get()),
                                                             pairs);

@@ -23,6 +23,7 @@
 
 #include "cuda/backward.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -32,10 +33,6 @@ namespace {
 
 // BEGIN SOLUTION
 constexpr unsigned kThreads = 128;
-
-unsigned row_threads(std::int64_t d) {
-  return static_cast<unsigned>(std::min<std::int64_t>(256, (d + 31) / 32 * 32));
-}
 
 unsigned blocks_for(std::int64_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 // END SOLUTION
@@ -116,7 +113,7 @@ void launch_row_gradients(const float* wte, const float* wout, const std::int32_
                           const std::int32_t* targets, const float* grads, float* dcentre,
                           float* dtarget, std::int64_t pairs, std::int64_t k1, std::int64_t d) {
   // BEGIN SOLUTION (launch)
-  row_gradients_kernel<<<static_cast<unsigned>(pairs), row_threads(d)>>>(
+  row_gradients_kernel<<<static_cast<unsigned>(pairs), threads_per_row(d)>>>(
       wte, wout, centres, targets, grads, dcentre, dtarget, k1, d);
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
@@ -124,7 +121,7 @@ void launch_row_gradients(const float* wte, const float* wout, const std::int32_
 
 void launch_zero_rows(const std::int32_t* ids, std::int64_t count, float* dw, std::int64_t d) {
   // BEGIN SOLUTION (launch)
-  zero_rows_kernel<<<static_cast<unsigned>(count), row_threads(d)>>>(ids, dw, d);
+  zero_rows_kernel<<<static_cast<unsigned>(count), threads_per_row(d)>>>(ids, dw, d);
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
 }
@@ -132,7 +129,7 @@ void launch_zero_rows(const std::int32_t* ids, std::int64_t count, float* dw, st
 void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* dw, float* w,
                      float lr, std::int64_t d) {
   // BEGIN SOLUTION (launch)
-  sgd_rows_kernel<<<static_cast<unsigned>(count), row_threads(d)>>>(rows, dw, w, lr, d);
+  sgd_rows_kernel<<<static_cast<unsigned>(count), threads_per_row(d)>>>(rows, dw, w, lr, d);
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
 }

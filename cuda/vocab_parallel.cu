@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -45,7 +46,7 @@ void vocab_parallel_lookup(ConstFloatView wte_shard, const VocabShard& shard, To
   const DeviceBuffer<std::int32_t> d_ids(ids.flat());
   DeviceBuffer<float> d_out(out.size());
   const std::int64_t d = wte_shard.cols();
-  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (d + 31) / 32 * 32));
+  const unsigned threads = threads_per_row(d);
   // BEGIN SOLUTION (launch)
   vocab_parallel_lookup_kernel<<<static_cast<unsigned>(ids.size()), threads>>>(
       d_wte.get(), d_ids.get(), d_out.get(), d, shard.first, shard.real_rows);

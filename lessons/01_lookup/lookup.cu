@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -32,8 +33,6 @@ __global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std
   // TODO: about 6 lines (the body of lookup_kernel).
 }
 
-// TODO: helpers (threads_for), about 3 lines in the solution.
-
 }  // namespace
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
@@ -44,7 +43,7 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   const DeviceBuffer<float> d_wte(wte.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids);
   DeviceBuffer<float> d_out(out.size());
-  // TODO: launch the kernel here, about 10 lines.
+  // TODO: launch the kernel here, about 11 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -34,7 +35,7 @@ void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
 
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());
-  // TODO: launch the kernel here, about 2 lines.
+  // TODO: launch the kernel here, about 1 line.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }

@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -44,7 +45,7 @@ void sinusoidal_table(std::int64_t n, std::int64_t d_model, std::int64_t context
 
   DeviceBuffer<float> d_out(out.size());
   const std::int64_t pairs = d_model / 2;
-  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (pairs + 31) / 32 * 32));
+  const unsigned threads = threads_per_row(pairs);
   // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

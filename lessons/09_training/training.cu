@@ -27,6 +27,7 @@
 
 #include "cuda/backward.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -34,7 +35,7 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// TODO: helpers (kThreads, row_threads, blocks_for), about 5 lines in the solution.
+// TODO: helpers (kThreads, blocks_for), about 2 lines in the solution.
 
 __global__ void pair_scores_kernel(const float* wte, const float* wout, const std::int32_t* centres,
                                    const std::int32_t* targets, float* scores, std::int64_t count,

@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -43,7 +44,7 @@ void vocab_parallel_lookup(ConstFloatView wte_shard, const VocabShard& shard, To
   const DeviceBuffer<std::int32_t> d_ids(ids.flat());
   DeviceBuffer<float> d_out(out.size());
   const std::int64_t d = wte_shard.cols();
-  const auto threads = static_cast<unsigned>(std::min<std::int64_t>(256, (d + 31) / 32 * 32));
+  const unsigned threads = threads_per_row(d);
   // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
