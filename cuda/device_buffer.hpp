@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "cuda/flavor.hpp"
 #include "cuda/runtime.hpp"
@@ -37,6 +38,12 @@ class DeviceBuffer {
       throw std::logic_error("DeviceBuffer::copy_to: host span larger than the buffer");
     }
     if (!host.empty()) ANDREA_CUDA_CHECK(cudaMemcpy(host.data(), data_, host.size_bytes(), cudaMemcpyDeviceToHost));
+  }
+  /// The whole buffer, copied into a new host vector.
+  std::vector<T> to_host() const {
+    std::vector<T> host(static_cast<std::size_t>(count_));
+    copy_to(host);
+    return host;
   }
   /// Overwrites the first host.size() elements with host data.
   void copy_from(std::span<const T> host) {

@@ -11,9 +11,6 @@
 //
 //   ANDREA_CUDA_CHECK(expr)      throws andrea::CudaError if expr is not cudaSuccess
 //   ANDREA_CUDA_CHECK_LAUNCH()   after a launch: cudaGetLastError, then cudaDeviceSynchronize
-//   ANDREA_LAUNCH(kernel, grid, block, args...)  the old spelling of kernel<<<grid, block>>>,
-//                                kept for files that are not rewritten (plain .cpp tests); a
-//                                template with several arguments goes in parentheses.
 #pragma once
 
 #include <stdexcept>
@@ -21,18 +18,8 @@
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
-#define ANDREA_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #else
 #include "cuda/sim/cudasim.hpp"
-#define ANDREA_LAUNCH(kernel, grid, block, ...)                                             \
-  ::cudasim::detail::launch_chevron(                                                         \
-      ::cudasim::detail::LaunchConfig((grid), (block)), #kernel,                             \
-      [&](auto&&... cudasim_a) -> decltype(kernel(cudasim_a...)) { kernel(cudasim_a...); },  \
-      [](auto cudasim_ok) {                                                                  \
-        static_assert(decltype(cudasim_ok)::value,                                           \
-                      "kernel '" #kernel "' cannot be called with these arguments: check "   \
-                      "their number and types against the kernel's parameters");            \
-      } __VA_OPT__(, ) __VA_ARGS__)
 #endif
 
 namespace andrea {

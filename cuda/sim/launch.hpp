@@ -53,7 +53,7 @@ struct LaunchConfig {
 
 void launch(const char* name, KernelCall call, const LaunchConfig& config);
 
-/// kernel<<<config>>>(args...) as rewritten by cuda/sim/cu2cpp.py (and ANDREA_LAUNCH): runs
+/// kernel<<<config>>>(args...) as rewritten by cuda/sim/cu2cpp.py: runs
 /// the grid and returns when every block has finished. Errors are reported by
 /// cudaGetLastError() and cudaDeviceSynchronize(), never thrown.
 /// `kernel` is a lambda that calls the kernel by name, so C++ picks the overload and deduces

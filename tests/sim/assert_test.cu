@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -23,7 +25,7 @@ TEST(DeviceAssert, AFailureNamesKernelBlockAndThread) {
   std::vector<int> x(64, 1);
   x[32 + 5] = -1;  // block 1, thread 5
   DeviceBuffer<int> d_x(x), d_out(64);
-  check_non_negative<<<2, 32>>>(d_x.ptr, d_out.ptr);
+  check_non_negative<<<2, 32>>>(d_x.get(), d_out.get());
   try {
     ANDREA_CUDA_CHECK_LAUNCH();
     FAIL() << "the launch should have failed";
@@ -40,9 +42,9 @@ TEST(DeviceAssert, AFailureNamesKernelBlockAndThread) {
 
 TEST(DeviceAssert, TheNextLaunchRunsNormally) {
   DeviceBuffer<int> d_x(std::vector<int>(32, 4)), d_out(32);
-  check_non_negative<<<1, 32>>>(d_x.ptr, d_out.ptr);
+  check_non_negative<<<1, 32>>>(d_x.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(d_out.get(32), std::vector<int>(32, 8));
+  EXPECT_EQ(d_out.to_host(), std::vector<int>(32, 8));
 }
 #endif
 

@@ -10,8 +10,10 @@
 #include <numeric>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace cg = cooperative_groups;
 
@@ -69,9 +71,9 @@ TEST(CooperativeGroups, OneWarpPerRowMeanAndRstd) {
   std::vector<float> x(rows * cols);
   for (int i = 0; i < rows * cols; ++i) x[i] = static_cast<float>((i * 37) % 17) - 8.0f;
   DeviceBuffer<float> d_x(x), d_mean(rows), d_rstd(rows);
-  row_mean_rstd<<<(rows + 3) / 4, 128>>>(d_x.ptr, d_mean.ptr, d_rstd.ptr, rows, cols);
+  row_mean_rstd<<<(rows + 3) / 4, 128>>>(d_x.get(), d_mean.get(), d_rstd.get(), rows, cols);
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto mean = d_mean.get(rows), rstd = d_rstd.get(rows);
+  const auto mean = d_mean.to_host(), rstd = d_rstd.to_host();
   for (int r = 0; r < rows; ++r) {
     double m = 0.0, v = 0.0;
     for (int c = 0; c < cols; ++c) m += x[r * cols + c];
@@ -89,14 +91,14 @@ TEST(CooperativeGroups, WarpTilesAndReduceGiveTheBlockSum) {
   std::iota(in.begin(), in.end(), 0.0f);
   DeviceBuffer<float> d_in(in), d_out(blocks);
   DeviceBuffer<unsigned> d_ranks(blocks * threads);
-  block_sum_cg<<<blocks, threads>>>(d_in.ptr, d_out.ptr, d_ranks.ptr);
+  block_sum_cg<<<blocks, threads>>>(d_in.get(), d_out.get(), d_ranks.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(blocks);
+  const auto out = d_out.to_host();
   for (unsigned b = 0; b < blocks; ++b) {
     const double first = b * threads, last = (b + 1.0) * threads - 1;
     EXPECT_EQ(out[b], (first + last) * threads / 2) << "block " << b;
   }
-  const auto ranks = d_ranks.get(blocks * threads);
+  const auto ranks = d_ranks.to_host();
   for (unsigned t = 0; t < threads; ++t) EXPECT_EQ(ranks[t], t % 32 + 100 * (t / 32) + 32000);
 }
 
@@ -105,10 +107,10 @@ TEST(CooperativeGroups, ReduceAndBallotOverTilesOfEight) {
   for (int i = 0; i < 32; ++i) in[i] = (i * 13) % 32;
   DeviceBuffer<int> d_in(in), d_out(32);
   DeviceBuffer<unsigned> d_ballots(32);
-  tile_max<<<1, 32>>>(d_in.ptr, d_out.ptr, d_ballots.ptr);
+  tile_max<<<1, 32>>>(d_in.get(), d_out.get(), d_ballots.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(32);
-  const auto ballots = d_ballots.get(32);
+  const auto out = d_out.to_host();
+  const auto ballots = d_ballots.to_host();
   for (int i = 0; i < 32; ++i) {
     const int tile = i / 8 * 8;
     EXPECT_EQ(out[i], *std::max_element(in.begin() + tile, in.begin() + tile + 8)) << i;

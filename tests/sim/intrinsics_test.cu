@@ -9,8 +9,10 @@
 #include <numeric>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -38,9 +40,9 @@ __global__ void votes(unsigned* out) {
 
 TEST(WarpVote, BallotAnyAllActivemask) {
   DeviceBuffer<unsigned> d_out(12);
-  votes<<<1, 64>>>(d_out.ptr);
+  votes<<<1, 64>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(12);
+  const auto out = d_out.to_host();
   for (int w = 0; w < 2; ++w) {
     EXPECT_EQ(out[6 * w + 0], 0x49249249u);  // lanes 0, 3, 6, ..., 30
     EXPECT_EQ(out[6 * w + 1], 1u);
@@ -60,9 +62,9 @@ __global__ void half_active(unsigned* out) {
 
 TEST(WarpVote, ActivemaskLeavesOutLanesThatReturned) {
   DeviceBuffer<unsigned> d_out(2);
-  half_active<<<1, 64>>>(d_out.ptr);
+  half_active<<<1, 64>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(d_out.get(2), (std::vector<unsigned>{0x0000ffffu, 0x0000ffffu}));
+  EXPECT_EQ(d_out.to_host(), (std::vector<unsigned>{0x0000ffffu, 0x0000ffffu}));
 }
 
 // 100 threads: warp 3 has 4 lanes. Block-wide counts, and warp 0 alone shuffles.
@@ -89,9 +91,9 @@ __global__ void partial_block(int* out) {
 
 TEST(PartialWarp, HundredThreadBlockWhereWarpZeroShuffles) {
   DeviceBuffer<int> d_out(6);
-  partial_block<<<1, 100>>>(d_out.ptr);
+  partial_block<<<1, 100>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(d_out.get(6), (std::vector<int>{496, 50, 1, 0, 1, 0}));  // 496 = 0 + 1 + ... + 31
+  EXPECT_EQ(d_out.to_host(), (std::vector<int>{496, 50, 1, 0, 1, 0}));  // 496 = 0 + 1 + ... + 31
 }
 
 __global__ void bits(const unsigned* in, int* out) {
@@ -108,7 +110,7 @@ TEST(BitIntrinsics, PopcClzFfsBrev) {
   const std::vector<unsigned> in{0u, 1u, 8u, 0xf0f0u, 0x80000000u, kFull};
   DeviceBuffer<unsigned> d_in(in);
   DeviceBuffer<int> d_out(5 * in.size());
-  bits<<<1, static_cast<unsigned>(in.size())>>>(d_in.ptr, d_out.ptr);
+  bits<<<1, static_cast<unsigned>(in.size())>>>(d_in.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   const std::vector<int> expected{
       0, 32, 0, 0,                                   0,   // 0
@@ -118,7 +120,7 @@ TEST(BitIntrinsics, PopcClzFfsBrev) {
       1, 0,  32, 1,                                  2,   // bit 31
       32, 0, 1, -1,                                  64,  // all ones
   };
-  EXPECT_EQ(d_out.get(expected.size()), expected);
+  EXPECT_EQ(d_out.to_host(), expected);
 }
 
 // The CAS loop every CUDA text shows for a float maximum (CUDA has no atomicMax(float*)).
@@ -176,9 +178,9 @@ TEST(Atomics, MaxMinCasExchSubOr) {
                      -std::numeric_limits<float>::infinity(), 0.0, n, 0u, 0u};
   DeviceBuffer<Totals> d_t(std::vector<Totals>{start});
   DeviceBuffer<unsigned> slot(std::vector<unsigned>{0u});
-  atomics<<<(n + 127) / 128, 128>>>(d_data.ptr, n, d_t.ptr, slot.ptr);
+  atomics<<<(n + 127) / 128, 128>>>(d_data.get(), n, d_t.get(), slot.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const Totals t = d_t.get(1)[0];
+  const Totals t = d_t.to_host()[0];
   const int max_i = *std::max_element(data.begin(), data.end());
   const int min_i = *std::min_element(data.begin(), data.end());
   EXPECT_EQ(t.max_i, max_i);
@@ -230,9 +232,9 @@ TEST(DeviceMath, MinMaxLoadsFastDivideSaturateRoundingAndVectorTypes) {
   static_assert(sizeof(int2) == 8 && alignof(int2) == 8 && sizeof(float3) == 12);
   DeviceBuffer<float> d_x(std::vector<float>{2.0f, -1.0f, std::nanf("")});
   DeviceBuffer<MathResults> d_r(1);
-  math<<<1, 1>>>(d_x.ptr, d_r.ptr);
+  math<<<1, 1>>>(d_x.get(), d_r.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const MathResults r = d_r.get(1)[0];
+  const MathResults r = d_r.to_host()[0];
   EXPECT_EQ(r.min_i, -3);
   EXPECT_EQ(r.max_i, 4);
   EXPECT_EQ(r.min_mixed, 5u);

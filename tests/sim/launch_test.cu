@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -42,61 +44,61 @@ TEST(ChevronLaunch, DeducesTheTemplateArgumentFromFloat4Pointers) {
   std::vector<float> host(4 * n);
   for (int i = 0; i < 4 * n; ++i) host[i] = 0.5f * static_cast<float>(i);
   DeviceBuffer<float> in(host), out(4 * n);
-  copy_kernel<<<2, 64>>>(reinterpret_cast<const float4*>(in.ptr),
-                         reinterpret_cast<float4*>(out.ptr), n);
+  copy_kernel<<<2, 64>>>(reinterpret_cast<const float4*>(in.get()),
+                         reinterpret_cast<float4*>(out.get()), n);
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(out.get(4 * n), host);
+  EXPECT_EQ(out.to_host(), host);
 }
 
 TEST(ChevronLaunch, ExplicitTemplateArguments) {
   DeviceBuffer<int> x(std::vector<int>{1, 2, 3, 4, 5});
-  times<3><<<1, 32>>>(x.ptr, 5);  // T deduced, kFactor given
-  times<2, int><<<1, 32>>>(x.ptr, 4);
+  times<3><<<1, 32>>>(x.get(), 5);  // T deduced, kFactor given
+  times<2, int><<<1, 32>>>(x.get(), 4);
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(x.get(5), (std::vector<int>{6, 12, 18, 24, 15}));
+  EXPECT_EQ(x.to_host(), (std::vector<int>{6, 12, 18, 24, 15}));
 }
 
 TEST(ChevronLaunch, OverloadedKernelsArePickedByArgumentType) {
   DeviceBuffer<float> f(std::vector<float>{1.0f, 2.0f, 3.0f});
   DeviceBuffer<int> i(std::vector<int>{1, 2, 3});
-  scale<<<1, 32>>>(f.ptr, 3, 2.5f);
-  scale<<<1, 32>>>(i.ptr, 3, 10);
+  scale<<<1, 32>>>(f.get(), 3, 2.5f);
+  scale<<<1, 32>>>(i.get(), 3, 10);
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(f.get(3), (std::vector<float>{2.5f, 5.0f, 7.5f}));
-  EXPECT_EQ(i.get(3), (std::vector<int>{11, 21, 31}));
+  EXPECT_EQ(f.to_host(), (std::vector<float>{2.5f, 5.0f, 7.5f}));
+  EXPECT_EQ(i.to_host(), (std::vector<int>{11, 21, 31}));
 }
 
 TEST(ChevronLaunch, ArgumentsAreConvertedToTheParameterTypes) {
   DeviceBuffer<std::int64_t> out(4);
   const int offset = 1 << 30;
-  fill_index<<<dim3(1, 1, 1), dim3(4)>>>(out.ptr, offset * 4LL);
+  fill_index<<<dim3(1, 1, 1), dim3(4)>>>(out.get(), offset * 4LL);
   ANDREA_CUDA_CHECK_LAUNCH();
   const std::int64_t base = std::int64_t{1} << 32;
-  EXPECT_EQ(out.get(4), (std::vector<std::int64_t>{base, base + 1, base + 2, base + 3}));
+  EXPECT_EQ(out.to_host(), (std::vector<std::int64_t>{base, base + 1, base + 2, base + 3}));
 }
 
 TEST(ChevronLaunch, TakesSharedBytesAndAStream) {
   cudaStream_t stream = nullptr;
   ANDREA_CUDA_CHECK(cudaStreamCreate(&stream));
   DeviceBuffer<float> f(std::vector<float>{1.0f, 2.0f});
-  scale<<<1, 32, 0, stream>>>(f.ptr, 2, 4.0f);
-  scale<<<1, 32, 64>>>(f.ptr, 2, 0.5f);
-  scale<<<1, 32, 0, 0>>>(f.ptr, 2, 3.0f);
+  scale<<<1, 32, 0, stream>>>(f.get(), 2, 4.0f);
+  scale<<<1, 32, 64>>>(f.get(), 2, 0.5f);
+  scale<<<1, 32, 0, 0>>>(f.get(), 2, 3.0f);
   ANDREA_CUDA_CHECK(cudaGetLastError());
   ANDREA_CUDA_CHECK(cudaStreamSynchronize(stream));
   ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
-  EXPECT_EQ(f.get(2), (std::vector<float>{6.0f, 12.0f}));
+  EXPECT_EQ(f.to_host(), (std::vector<float>{6.0f, 12.0f}));
 }
 
 #if !defined(__CUDACC__)
 TEST(ChevronLaunch, TooMuchDynamicSharedMemoryIsRefused) {
   DeviceBuffer<float> f(std::vector<float>{1.0f});
-  scale<<<1, 32, 48 * 1024 + 1>>>(f.ptr, 1, 2.0f);
+  scale<<<1, 32, 48 * 1024 + 1>>>(f.get(), 1, 2.0f);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   EXPECT_NE(cudasim::last_error_detail().find("49153 bytes of dynamic shared memory"),
             std::string::npos)
       << cudasim::last_error_detail();
-  EXPECT_EQ(f.get(1), std::vector<float>{1.0f});  // the kernel did not run
+  EXPECT_EQ(f.to_host(), std::vector<float>{1.0f});  // the kernel did not run
 }
 
 TEST(ChevronLaunch, ADestroyedStreamIsRefused) {
@@ -104,7 +106,7 @@ TEST(ChevronLaunch, ADestroyedStreamIsRefused) {
   ANDREA_CUDA_CHECK(cudaStreamCreate(&stream));
   ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
   DeviceBuffer<float> f(std::vector<float>{1.0f});
-  scale<<<1, 32, 0, stream>>>(f.ptr, 1, 2.0f);
+  scale<<<1, 32, 0, stream>>>(f.get(), 1, 2.0f);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidResourceHandle);
 }
 #endif

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 __constant__ float kCoefficients[4];
 __device__ unsigned long long g_calls;
@@ -32,11 +34,11 @@ TEST(Streams, CopyLaunchCopyOnAStream) {
   const std::vector<int> host{1, 2, 3, 4, 5};
   std::vector<int> back(5, 0);
   DeviceBuffer<int> d(5);
-  ANDREA_CUDA_CHECK(cudaMemcpyAsync(d.ptr, host.data(), 5 * sizeof(int), cudaMemcpyHostToDevice,
+  ANDREA_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), 5 * sizeof(int), cudaMemcpyHostToDevice,
                                     stream));
-  add_one<<<1, 32, 0, stream>>>(d.ptr, 5);
+  add_one<<<1, 32, 0, stream>>>(d.get(), 5);
   ANDREA_CUDA_CHECK(cudaGetLastError());
-  ANDREA_CUDA_CHECK(cudaMemcpyAsync(back.data(), d.ptr, 5 * sizeof(int), cudaMemcpyDeviceToHost,
+  ANDREA_CUDA_CHECK(cudaMemcpyAsync(back.data(), d.get(), 5 * sizeof(int), cudaMemcpyDeviceToHost,
                                     stream));
   ANDREA_CUDA_CHECK(cudaStreamSynchronize(stream));
   ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
@@ -49,14 +51,14 @@ TEST(Events, ElapsedTimeBetweenTwoRecords) {
   ANDREA_CUDA_CHECK(cudaEventCreate(&stop));
   DeviceBuffer<int> d(std::vector<int>(4096, 0));
   ANDREA_CUDA_CHECK(cudaEventRecord(start));
-  for (int r = 0; r < 3; ++r) add_one<<<16, 256>>>(d.ptr, 4096);
+  for (int r = 0; r < 3; ++r) add_one<<<16, 256>>>(d.get(), 4096);
   ANDREA_CUDA_CHECK(cudaEventRecord(stop));
   ANDREA_CUDA_CHECK(cudaEventSynchronize(stop));
   float ms = -1.0f;
   ANDREA_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
   EXPECT_GE(ms, 0.0f);
   EXPECT_LT(ms, 60'000.0f);
-  EXPECT_EQ(d.get(4096), std::vector<int>(4096, 3));
+  EXPECT_EQ(d.to_host(), std::vector<int>(4096, 3));
   ANDREA_CUDA_CHECK(cudaEventDestroy(start));
   ANDREA_CUDA_CHECK(cudaEventDestroy(stop));
 }
@@ -76,10 +78,10 @@ TEST(PinnedMemory, IsACopySourceAndDestination) {
   ANDREA_CUDA_CHECK(cudaMallocHost(&pinned, 4 * sizeof(int)));
   for (int i = 0; i < 4; ++i) pinned[i] = i * i;
   DeviceBuffer<int> d(4);
-  ANDREA_CUDA_CHECK(cudaMemcpy(d.ptr, pinned, 4 * sizeof(int), cudaMemcpyHostToDevice));
-  add_one<<<1, 32>>>(d.ptr, 4);
+  ANDREA_CUDA_CHECK(cudaMemcpy(d.get(), pinned, 4 * sizeof(int), cudaMemcpyHostToDevice));
+  add_one<<<1, 32>>>(d.get(), 4);
   ANDREA_CUDA_CHECK_LAUNCH();
-  ANDREA_CUDA_CHECK(cudaMemcpy(pinned, d.ptr, 4 * sizeof(int), cudaMemcpyDeviceToHost));
+  ANDREA_CUDA_CHECK(cudaMemcpy(pinned, d.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(std::vector<int>(pinned, pinned + 4), (std::vector<int>{1, 2, 5, 10}));
   ANDREA_CUDA_CHECK(cudaFreeHost(pinned));
 }
@@ -90,9 +92,9 @@ TEST(Symbols, ConstantAndDeviceVariables) {
   const unsigned long long zero = 0;
   ANDREA_CUDA_CHECK(cudaMemcpyToSymbol(g_calls, &zero, sizeof zero));
   DeviceBuffer<float> d(std::vector<float>{1.0f, 2.0f, 3.0f});
-  affine<<<2, 64>>>(d.ptr, 3);
+  affine<<<2, 64>>>(d.get(), 3);
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(d.get(3), (std::vector<float>{2.5f, 4.5f, 6.5f}));
+  EXPECT_EQ(d.to_host(), (std::vector<float>{2.5f, 4.5f, 6.5f}));
   unsigned long long calls = 0;
   ANDREA_CUDA_CHECK(cudaMemcpyFromSymbol(&calls, g_calls, sizeof calls));
   EXPECT_EQ(calls, 128u);  // every thread of 2 blocks of 64
@@ -122,10 +124,10 @@ TEST(DeviceProperties, DescribeTheDevice) {
 
 TEST(Memset, AsyncSetsEveryByte) {
   DeviceBuffer<int> d(6);
-  ANDREA_CUDA_CHECK(cudaMemsetAsync(d.ptr, 0x01, 6 * sizeof(int)));
-  ANDREA_CUDA_CHECK(cudaMemsetAsync(d.ptr + 4, 0, 2 * sizeof(int), nullptr));
+  ANDREA_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x01, 6 * sizeof(int)));
+  ANDREA_CUDA_CHECK(cudaMemsetAsync(d.get() + 4, 0, 2 * sizeof(int), nullptr));
   ANDREA_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_EQ(d.get(6), (std::vector<int>{0x01010101, 0x01010101, 0x01010101, 0x01010101, 0, 0}));
+  EXPECT_EQ(d.to_host(), (std::vector<int>{0x01010101, 0x01010101, 0x01010101, 0x01010101, 0, 0}));
 }
 
 TEST(Memcpy2D, CopiesAWindowOfAPitchedMatrix) {
@@ -133,15 +135,15 @@ TEST(Memcpy2D, CopiesAWindowOfAPitchedMatrix) {
   std::vector<int> host(3 * 8);
   for (int i = 0; i < 24; ++i) host[i] = i;
   DeviceBuffer<int> d(12);
-  ANDREA_CUDA_CHECK(cudaMemcpy2D(d.ptr, 4 * sizeof(int), host.data() + 2, 8 * sizeof(int),
+  ANDREA_CUDA_CHECK(cudaMemcpy2D(d.get(), 4 * sizeof(int), host.data() + 2, 8 * sizeof(int),
                                  4 * sizeof(int), 3, cudaMemcpyHostToDevice));
-  EXPECT_EQ(d.get(12), (std::vector<int>{2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21}));
+  EXPECT_EQ(d.to_host(), (std::vector<int>{2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21}));
   std::vector<int> back(3 * 6, -1);  // back into rows of 6, columns 1-4
-  ANDREA_CUDA_CHECK(cudaMemcpy2D(back.data() + 1, 6 * sizeof(int), d.ptr, 4 * sizeof(int),
+  ANDREA_CUDA_CHECK(cudaMemcpy2D(back.data() + 1, 6 * sizeof(int), d.get(), 4 * sizeof(int),
                                  4 * sizeof(int), 3, cudaMemcpyDeviceToHost));
   EXPECT_EQ(back, (std::vector<int>{-1, 2, 3, 4, 5, -1, -1, 10, 11, 12, 13, -1,
                                     -1, 18, 19, 20, 21, -1}));
-  EXPECT_EQ(cudaMemcpy2D(d.ptr, 2 * sizeof(int), host.data(), 8 * sizeof(int), 4 * sizeof(int),
+  EXPECT_EQ(cudaMemcpy2D(d.get(), 2 * sizeof(int), host.data(), 8 * sizeof(int), 4 * sizeof(int),
                          3, cudaMemcpyHostToDevice),
             cudaErrorInvalidPitchValue);  // width larger than the destination pitch
   cudaGetLastError();

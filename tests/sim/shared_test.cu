@@ -8,8 +8,10 @@
 #include <numeric>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 // Every extern __shared__ array of a kernel starts at the same address (see views_alias).
 extern __shared__ unsigned file_scope_words[];
@@ -50,9 +52,9 @@ TEST(SharedMemory, DynamicSharedReductionEqualsTheSum) {
     std::vector<float> in(blocks * threads);
     std::iota(in.begin(), in.end(), 1.0f);  // small integers: float sums are exact
     DeviceBuffer<float> d_in(in), d_out(blocks);
-    block_sums<<<blocks, threads, threads * sizeof(float)>>>(d_in.ptr, d_out.ptr);
+    block_sums<<<blocks, threads, threads * sizeof(float)>>>(d_in.get(), d_out.get());
     ANDREA_CUDA_CHECK_LAUNCH();
-    const auto out = d_out.get(blocks);
+    const auto out = d_out.to_host();
     for (unsigned b = 0; b < blocks; ++b) {
       const double first = b * threads + 1.0, last = (b + 1.0) * threads;
       EXPECT_EQ(out[b], (first + last) * threads / 2) << threads << " threads, block " << b;
@@ -62,9 +64,9 @@ TEST(SharedMemory, DynamicSharedReductionEqualsTheSum) {
 
 TEST(SharedMemory, AllExternSharedArraysStartAtTheSameAddress) {
   DeviceBuffer<unsigned> d_out(64);
-  views_alias<<<1, 64, 64 * sizeof(float)>>>(d_out.ptr);
+  views_alias<<<1, 64, 64 * sizeof(float)>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(64);
+  const auto out = d_out.to_host();
   for (unsigned i = 0; i < 64; ++i) {
     const float f = 1.0f + static_cast<float>(i);
     unsigned bits;
@@ -77,9 +79,9 @@ TEST(SharedMemory, StaticSharedArray) {
   std::vector<int> in(32);
   std::iota(in.begin(), in.end(), 100);
   DeviceBuffer<int> d_in(in), d_out(32);
-  reverse_warp<<<1, 32>>>(d_in.ptr, d_out.ptr);
+  reverse_warp<<<1, 32>>>(d_in.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(32);
+  const auto out = d_out.to_host();
   for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], 131 - i);
 }
 
@@ -101,10 +103,10 @@ __global__ void read_before_write(float* out) {
 TEST(SharedMemory, EveryBlockStartsWithNaNs) {
   cudasim::set_worker_threads(1);  // one worker: every block reuses the same shared memory
   DeviceBuffer<float> d_out(8);
-  read_before_write<<<4, 64, 64 * sizeof(float)>>>(d_out.ptr);
+  read_before_write<<<4, 64, 64 * sizeof(float)>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   cudasim::set_worker_threads(0);
-  for (float v : d_out.get(8)) EXPECT_TRUE(std::isnan(v)) << v;
+  for (float v : d_out.to_host()) EXPECT_TRUE(std::isnan(v)) << v;
 }
 #endif
 

@@ -8,8 +8,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -36,16 +38,16 @@ TEST(Api, MemcpyAndMemsetRoundTrip) {
 
 TEST(Api, NewMemoryIsNaNNotZero) {
   DeviceBuffer<float> d(4);
-  for (float v : d.get(4)) EXPECT_TRUE(std::isnan(v));
+  for (float v : d.to_host()) EXPECT_TRUE(std::isnan(v));
 }
 
 TEST(Api, CopiesOutsideAnAllocationAreRefused) {
   DeviceBuffer<int> d(10);
   std::vector<int> host(11);
-  EXPECT_EQ(cudaMemcpy(d.ptr, host.data(), 11 * sizeof(int), cudaMemcpyHostToDevice),
+  EXPECT_EQ(cudaMemcpy(d.get(), host.data(), 11 * sizeof(int), cudaMemcpyHostToDevice),
             cudaErrorInvalidValue);
   EXPECT_NE(cudasim::last_error_detail().find("destination range"), std::string::npos);
-  EXPECT_EQ(cudaMemcpy(host.data(), d.ptr + 1, 10 * sizeof(int), cudaMemcpyDeviceToHost),
+  EXPECT_EQ(cudaMemcpy(host.data(), d.get() + 1, 10 * sizeof(int), cudaMemcpyDeviceToHost),
             cudaErrorInvalidValue);
   EXPECT_EQ(cudaMemset(host.data(), 0, 4), cudaErrorInvalidValue);
   int local = 0;
@@ -76,13 +78,13 @@ class LaunchConfig : public ::testing::TestWithParam<Config> {};
 
 TEST_P(LaunchConfig, IsRefusedAndTheKernelDoesNotRun) {
   DeviceBuffer<int> flag(std::vector<int>{0});
-  ANDREA_LAUNCH(set_flag, GetParam().grid, GetParam().block, flag.ptr);
+  set_flag<<<GetParam().grid, GetParam().block>>>(flag.get());
   EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);       // cleared
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // a refused launch is not a failed run
   EXPECT_NE(cudasim::last_error_detail().find("kernel 'set_flag'"), std::string::npos);
-  EXPECT_EQ(flag.get(1)[0], 0);
+  EXPECT_EQ(flag.to_host()[0], 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Api, LaunchConfig,
@@ -98,9 +100,9 @@ INSTANTIATE_TEST_SUITE_P(Api, LaunchConfig,
 
 TEST(Api, LargestBlockRuns) {
   DeviceBuffer<int> flag(std::vector<int>{0});
-  ANDREA_LAUNCH(set_flag, dim3(1, 2, 2), dim3(16, 16, 4), flag.ptr);
+  set_flag<<<dim3(1, 2, 2), dim3(16, 16, 4)>>>(flag.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(flag.get(1)[0], 1);
+  EXPECT_EQ(flag.to_host()[0], 1);
 }
 
 // Every thread adds 1 (and a little more) to counters shared by the whole grid.
@@ -125,16 +127,16 @@ TEST(Api, GridWideAtomicAddCountsExactly) {
   const unsigned blocks = 200, threads = 128, n = blocks * threads;
   DeviceBuffer<Counters> c(std::vector<Counters>{Counters{0, 0, 0, 0.0f, 0.0}});
   DeviceBuffer<int> old_values(n);
-  ANDREA_LAUNCH(count, blocks, threads, c.ptr, old_values.ptr);
+  count<<<blocks, threads>>>(c.get(), old_values.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   cudasim::set_worker_threads(0);
-  const Counters r = c.get(1)[0];
+  const Counters r = c.to_host()[0];
   EXPECT_EQ(r.i, static_cast<int>(n));
   EXPECT_EQ(r.u, 2 * n);
   EXPECT_EQ(r.ull, std::uint64_t{n} << 33);
   EXPECT_EQ(r.f, static_cast<float>(n));
   EXPECT_EQ(r.d, 0.5 * n);
-  auto old = old_values.get(n);  // atomicAdd returns the old value: each one exactly once
+  auto old = old_values.to_host();  // atomicAdd returns the old value: each one exactly once
   std::sort(old.begin(), old.end());
   for (unsigned i = 0; i < n; ++i) ASSERT_EQ(old[i], static_cast<int>(i));
 }
@@ -147,16 +149,16 @@ __global__ void consume_argument(int budget, int* out) {
 
 TEST(Api, ArgumentsAreCopiedPerThread) {
   DeviceBuffer<int> out(64);
-  ANDREA_LAUNCH(consume_argument, 1, 64, 1000, out.ptr);
+  consume_argument<<<1, 64>>>(1000, out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto v = out.get(64);
+  const auto v = out.to_host();
   for (int i = 0; i < 64; ++i) EXPECT_EQ(v[i], 1000 - i);
 }
 
 __global__ void no_arguments() {}
 
 TEST(Api, KernelWithoutArguments) {
-  ANDREA_LAUNCH(no_arguments, 2, 32);
+  no_arguments<<<2, 32>>>();
   ANDREA_CUDA_CHECK_LAUNCH();
 }
 
@@ -171,15 +173,15 @@ static_assert(std::is_same_v<decltype(cos(2.0)), double>);
 TEST(Api, DeviceMaths) { EXPECT_FLOAT_EQ(device_maths(4.0f), 2.0f + 4.0f + 1.0f + 0.5f); }
 
 __global__ void launches_from_device(int* out) {
-  ANDREA_LAUNCH(set_flag, 1, 1, out);
+  set_flag<<<1, 1>>>(out);
   out[1] = cudaGetLastError();
 }
 
 TEST(Api, LaunchFromDeviceCodeIsRefused) {
   DeviceBuffer<int> out(std::vector<int>{0, 0});
-  ANDREA_LAUNCH(launches_from_device, 1, 1, out.ptr);
+  launches_from_device<<<1, 1>>>(out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto v = out.get(2);
+  const auto v = out.to_host();
   EXPECT_EQ(v[0], 0);
   EXPECT_EQ(v[1], cudaErrorNotSupported);
 }
@@ -192,7 +194,7 @@ __global__ void diverges(int* out) {
 TEST(CudaCheck, ThrowsCudaErrorWithTheSimulatorsDetail) {
   EXPECT_NO_THROW(ANDREA_CUDA_CHECK(cudaSuccess));
   DeviceBuffer<int> out(32);
-  ANDREA_LAUNCH(diverges, 1, 32, out.ptr);
+  diverges<<<1, 32>>>(out.get());
   try {
     ANDREA_CUDA_CHECK_LAUNCH();
     FAIL() << "no exception";
@@ -203,7 +205,7 @@ TEST(CudaCheck, ThrowsCudaErrorWithTheSimulatorsDetail) {
                         "(unspecified launch failure)"),
               std::string::npos)
         << what;
-    EXPECT_NE(what.find("api_test.cpp:"), std::string::npos) << what;
+    EXPECT_NE(what.find("api_test.cu:"), std::string::npos) << what;
     EXPECT_NE(what.find("kernel 'diverges' block (0,0,0)"), std::string::npos) << what;
     EXPECT_NE(what.find("threads 16-31: returned from the kernel"), std::string::npos) << what;
   }

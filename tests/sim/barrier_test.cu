@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -112,9 +114,9 @@ TEST_P(Barrier, WritesBeforeTheBarrierAreVisibleAfterIt) {
   std::vector<int> in(n);
   std::iota(in.begin(), in.end(), 7);
   DeviceBuffer<int> d_in(in), d_out(n);
-  ANDREA_LAUNCH(rotate, blocks, kThreads, d_in.ptr, d_out.ptr);
+  rotate<<<blocks, kThreads>>>(d_in.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(n);
+  const auto out = d_out.to_host();
   for (unsigned i = 0; i < n; ++i) {
     const unsigned b = i / kThreads, t = i % kThreads;
     ASSERT_EQ(out[i], in[b * kThreads + (t + 1) % kThreads]) << "element " << i;
@@ -126,9 +128,9 @@ TEST_P(Barrier, SeveralBarriersInSequence) {
   std::vector<int> in(n);
   std::iota(in.begin(), in.end(), 0);
   DeviceBuffer<int> d_in(in), d_out(n);
-  ANDREA_LAUNCH(sum_then_broadcast, blocks, kThreads, d_in.ptr, d_out.ptr);
+  sum_then_broadcast<<<blocks, kThreads>>>(d_in.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(n);
+  const auto out = d_out.to_host();
   for (unsigned b = 0; b < blocks; ++b) {
     const auto first = in.begin() + b * kThreads;
     const int total = std::accumulate(first, first + kThreads, 0);
@@ -141,9 +143,9 @@ TEST_P(Barrier, SeveralBarriersInSequence) {
 TEST_P(Barrier, ThreeDimensionalBlocksAndGrids) {
   const dim3 grid(3, 2), block(16, 8, 2);
   DeviceBuffer<unsigned> d_out(6 * 256 * 4);
-  ANDREA_LAUNCH(indices_3d, grid, block, d_out.ptr);
+  indices_3d<<<grid, block>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(6 * 256 * 4);
+  const auto out = d_out.to_host();
   for (unsigned by = 0; by < 2; ++by)
     for (unsigned bx = 0; bx < 3; ++bx)
       for (unsigned z = 0; z < 2; ++z)
@@ -161,10 +163,10 @@ TEST_P(Barrier, SharedMemoryBelongsToOneBlock) {
   cudasim::set_worker_threads(4);
   const unsigned blocks = 64, threads = 64;
   DeviceBuffer<unsigned> d_out(blocks * threads);
-  ANDREA_LAUNCH(own_shared, blocks, threads, d_out.ptr);
+  own_shared<<<blocks, threads>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   cudasim::set_worker_threads(0);
-  const auto out = d_out.get(blocks * threads);
+  const auto out = d_out.to_host();
   for (unsigned i = 0; i < blocks * threads; ++i) ASSERT_EQ(out[i], 1u) << "thread " << i;
 }
 
@@ -175,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Orders, Barrier,
 
 TEST(BarrierDivergence, BarrierInABranchIsReportedNotHung) {
   DeviceBuffer<int> d_out(32);
-  ANDREA_LAUNCH(barrier_in_branch, 1, 32, d_out.ptr);
+  barrier_in_branch<<<1, 32>>>(d_out.get());
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
   const std::string detail = cudasim::last_error_detail();
   EXPECT_NE(detail.find("kernel 'barrier_in_branch'"), std::string::npos) << detail;
@@ -187,7 +189,7 @@ TEST(BarrierDivergence, BarrierInABranchIsReportedNotHung) {
 
 TEST(BarrierDivergence, DifferentBarrierSitesAreReported) {
   DeviceBuffer<int> d_out(64);
-  ANDREA_LAUNCH(two_barrier_sites, dim3(1), dim3(64), d_out.ptr);
+  two_barrier_sites<<<dim3(1), dim3(64)>>>(d_out.get());
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
@@ -195,16 +197,16 @@ TEST(BarrierDivergence, DifferentBarrierSitesAreReported) {
   EXPECT_NE(detail.find("kernel 'two_barrier_sites'"), std::string::npos) << detail;
   EXPECT_NE(detail.find("threads 0, 2, 4"), std::string::npos) << detail;
   EXPECT_NE(detail.find("threads 1, 3, 5"), std::string::npos) << detail;
-  EXPECT_NE(detail.find("barrier_test.cpp:" + std::to_string(kEvenSiteLine)), std::string::npos)
+  EXPECT_NE(detail.find("barrier_test.cu:" + std::to_string(kEvenSiteLine)), std::string::npos)
       << detail;
-  EXPECT_NE(detail.find("barrier_test.cpp:" + std::to_string(kOddSiteLine)), std::string::npos)
+  EXPECT_NE(detail.find("barrier_test.cu:" + std::to_string(kOddSiteLine)), std::string::npos)
       << detail;
 }
 
 TEST(BarrierDivergence, DeviceExceptionFailsTheLaunchAndNamesTheThread) {
   cudasim::set_worker_threads(2);
   DeviceBuffer<int> d_out(8 * 64);
-  ANDREA_LAUNCH(throws_in_one_thread, 8, 64, d_out.ptr);
+  throws_in_one_thread<<<8, 64>>>(d_out.get());
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
   const std::string detail = cudasim::last_error_detail();
   EXPECT_NE(detail.find("kernel 'throws_in_one_thread' block (2,0,0) thread (5,0,0): "
@@ -212,7 +214,7 @@ TEST(BarrierDivergence, DeviceExceptionFailsTheLaunchAndNamesTheThread) {
             std::string::npos)
       << detail;
   // The next launch runs normally.
-  ANDREA_LAUNCH(rotate, 1, kThreads, d_out.ptr, d_out.ptr + kThreads);
+  rotate<<<1, kThreads>>>(d_out.get(), d_out.get() + kThreads);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   cudasim::set_worker_threads(0);
 }

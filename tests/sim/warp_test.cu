@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -59,9 +61,9 @@ TYPED_TEST(Shuffle, EveryKindDeltaAndWidthMatchesCuda) {
   for (int kind : {kDown, kUp, kXor, kIdx}) {
     for (int width : {32, 16, 8, 1}) {
       for (unsigned arg : {0u, 1u, 2u, 5u, 8u, 16u, 31u}) {
-        ANDREA_LAUNCH(shuffle<T>, 2, 64, d_in.ptr, d_out.ptr, kind, arg, width);
+        shuffle<T><<<2, 64>>>(d_in.get(), d_out.get(), kind, arg, width);
         ANDREA_CUDA_CHECK_LAUNCH();
-        const auto out = d_out.get(n);
+        const auto out = d_out.to_host();
         for (unsigned i = 0; i < n; ++i) {
           const unsigned warp = i / 32 * 32, lane = i % 32;
           ASSERT_EQ(out[i], in[warp + expected_lane(kind, lane, arg, width)])
@@ -83,9 +85,9 @@ TEST(Warp, XorButterflyGivesEveryLaneTheSum) {
   std::vector<double> in(64);
   for (unsigned i = 0; i < 64; ++i) in[i] = 0.5 * i;
   DeviceBuffer<double> d_in(in), d_out(64);
-  ANDREA_LAUNCH(butterfly_sum, 1, 64, d_in.ptr, d_out.ptr);
+  butterfly_sum<<<1, 64>>>(d_in.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(64);
+  const auto out = d_out.to_host();
   for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(out[i], i < 32 ? 248.0 : 760.0);
 }
 
@@ -101,9 +103,9 @@ __global__ void warp_rotate(int* out) {
 TEST(Warp, SyncwarpMakesSharedWritesVisible) {
   cudasim::set_thread_order(cudasim::Order::forward);
   DeviceBuffer<int> d_out(64);
-  ANDREA_LAUNCH(warp_rotate, 1, 64, d_out.ptr);
+  warp_rotate<<<1, 64>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(64);
+  const auto out = d_out.to_host();
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], (i / 32 * 32 + (i + 1) % 32) * 10);
 }
 
@@ -132,7 +134,7 @@ std::string failure_of_last_launch() {
 
 TEST(WarpErrors, PartialMaskIsRejected) {
   DeviceBuffer<float> d_out(32);
-  ANDREA_LAUNCH(half_mask, 1, 32, d_out.ptr);
+  half_mask<<<1, 32>>>(d_out.get());
   const std::string detail = failure_of_last_launch();
   EXPECT_NE(detail.find("kernel 'half_mask'"), std::string::npos) << detail;
   EXPECT_NE(detail.find("mask 0x0000ffff"), std::string::npos) << detail;
@@ -142,9 +144,9 @@ TEST(WarpErrors, PartialMaskIsRejected) {
 // own value, like lane 31 of a full warp.
 TEST(PartialWarp, ShuffleInTheLastWarpReadsOnlyItsLanes) {
   DeviceBuffer<float> d_out(48);
-  ANDREA_LAUNCH(plain_shuffle, 1, 48, d_out.ptr);
+  plain_shuffle<<<1, 48>>>(d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  const auto out = d_out.get(48);
+  const auto out = d_out.to_host();
   for (int i = 0; i < 48; ++i) {
     const bool last_lane = i == 31 || i == 47;
     EXPECT_EQ(out[i], static_cast<float>(last_lane ? i : i + 1)) << "thread " << i;
@@ -153,7 +155,7 @@ TEST(PartialWarp, ShuffleInTheLastWarpReadsOnlyItsLanes) {
 
 TEST(WarpErrors, LanesThatReturnedAreReported) {
   DeviceBuffer<float> d_out(32);
-  ANDREA_LAUNCH(lanes_return_early, 1, 32, d_out.ptr);
+  lanes_return_early<<<1, 32>>>(d_out.get());
   const std::string detail = failure_of_last_launch();
   EXPECT_NE(detail.find("warp 0"), std::string::npos) << detail;
   EXPECT_NE(detail.find("threads 0-7: wait at __shfl_down_sync()"), std::string::npos) << detail;
@@ -162,7 +164,7 @@ TEST(WarpErrors, LanesThatReturnedAreReported) {
 
 TEST(WarpErrors, WarpOperationAndBlockBarrierCannotMeet) {
   DeviceBuffer<float> d_out(32);
-  ANDREA_LAUNCH(warp_op_meets_block_barrier, 1, 32, d_out.ptr);
+  warp_op_meets_block_barrier<<<1, 32>>>(d_out.get());
   const std::string detail = failure_of_last_launch();
   EXPECT_NE(detail.find("not all 32 lanes reach the same __shfl_xor_sync()"), std::string::npos)
       << detail;

@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -57,7 +59,7 @@ class Memcheck : public ::testing::Test {
 
 TEST_F(Memcheck, WritePastTheEnd) {
   DeviceBuffer<float> out(768);  // 3,072 bytes: a multiple of 256, flush against the guard
-  ANDREA_LAUNCH(fill_unguarded, 4, 256, out.ptr, 768);
+  fill_unguarded<<<4, 256>>>(out.get(), 768);
   ExpectIllegalAddress({"kernel 'fill_unguarded' block (3,0,0) thread (0,0,0): ",
                         "invalid write of 4 bytes at 0x",
                         ", 0 bytes past the end of a 3,072-byte allocation at 0x"});
@@ -66,7 +68,7 @@ TEST_F(Memcheck, WritePastTheEnd) {
 TEST_F(Memcheck, WritePastTheEndInReverseOrder) {  // thread 255 of block 3 runs first
   cudasim::set_thread_order(cudasim::Order::reverse);
   DeviceBuffer<float> out(768);
-  ANDREA_LAUNCH(fill_unguarded, 4, 256, out.ptr, 768);
+  fill_unguarded<<<4, 256>>>(out.get(), 768);
   ExpectIllegalAddress({"block (3,0,0) thread (255,0,0): invalid write of 4 bytes",
                         "1,020 bytes past the end of a 3,072-byte allocation"});
 }
@@ -74,7 +76,7 @@ TEST_F(Memcheck, WritePastTheEndInReverseOrder) {  // thread 255 of block 3 runs
 TEST_F(Memcheck, ReadPastTheEnd) {
   DeviceBuffer<float> in(std::vector<float>(1024, 1.0f));  // 4,096 bytes
   DeviceBuffer<float> out(1100);
-  ANDREA_LAUNCH(copy_unguarded, 5, 256, in.ptr, out.ptr, 1100);
+  copy_unguarded<<<5, 256>>>(in.get(), out.get(), 1100);
   ExpectIllegalAddress({"kernel 'copy_unguarded' block (4,0,0) thread (0,0,0): ",
                         "invalid read of 4 bytes",
                         "0 bytes past the end of a 4,096-byte allocation"});
@@ -83,7 +85,7 @@ TEST_F(Memcheck, ReadPastTheEnd) {
 TEST_F(Memcheck, ReadBeforeTheStart) {
   DeviceBuffer<float> in(std::vector<float>(1024, 1.0f));  // a whole page: its start is flush too
   DeviceBuffer<float> out(1024);
-  ANDREA_LAUNCH(copy_shifted, 4, 256, in.ptr, out.ptr, 1024);
+  copy_shifted<<<4, 256>>>(in.get(), out.get(), 1024);
   ExpectIllegalAddress({"kernel 'copy_shifted' block (0,0,0) thread (0,0,0): ",
                         "invalid read of 4 bytes",
                         "4 bytes before the start of a 4,096-byte allocation"});
@@ -91,25 +93,25 @@ TEST_F(Memcheck, ReadBeforeTheStart) {
 
 TEST_F(Memcheck, WriteIntoTheAlignmentSlackIsFoundAfterTheKernel) {
   DeviceBuffer<float> out(1000);  // 4,000 bytes: 96 bytes of slack before the guard
-  ANDREA_LAUNCH(fill_unguarded, 1, 1001, out.ptr, 1000);
+  fill_unguarded<<<1, 1001>>>(out.get(), 1000);
   ExpectIllegalAddress({"kernel 'fill_unguarded': invalid write at 0x",
                         "0 bytes past the end of a 4,000-byte allocation",
                         "block and thread are not known"});
-  ANDREA_LAUNCH(fill_unguarded, 1, 1000, out.ptr, 1000);  // the slack was repainted
+  fill_unguarded<<<1, 1000>>>(out.get(), 1000);  // the slack was repainted
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 TEST_F(Memcheck, NullPointer) {
   // 64 bytes past null, as a field of a struct behind a null pointer would be (and out of
   // UBSan's sight, which stops the program at a store to null itself).
-  ANDREA_LAUNCH(write_through, 1, 32, reinterpret_cast<float*>(std::uintptr_t{64}));
+  write_through<<<1, 32>>>(reinterpret_cast<float*>(std::uintptr_t{64}));
   ExpectIllegalAddress({"kernel 'write_through' block (0,0,0) thread (0,0,0): invalid write",
                         "at 0x40, a null pointer (plus 64 bytes)"});
 }
 
 TEST_F(Memcheck, CudaCheckThrowsTheReport) {
   DeviceBuffer<float> out(768);
-  ANDREA_LAUNCH(fill_unguarded, 4, 256, out.ptr, 768);
+  fill_unguarded<<<4, 256>>>(out.get(), 768);
   try {
     ANDREA_CUDA_CHECK_LAUNCH();
     FAIL() << "no exception";
@@ -127,13 +129,13 @@ TEST_F(Memcheck, TheProgramGoesOnAfterManyFaults) {
   cudasim::set_worker_threads(2);
   DeviceBuffer<float> out(768);
   for (int k = 0; k < 50; ++k) {
-    ANDREA_LAUNCH(fill_unguarded, 8, 256, out.ptr, 768);
+    fill_unguarded<<<8, 256>>>(out.get(), 768);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress) << "launch " << k;
     cudaGetLastError();
   }
-  ANDREA_LAUNCH(fill_unguarded, 3, 256, out.ptr, 7);
+  fill_unguarded<<<3, 256>>>(out.get(), 7);
   ANDREA_CUDA_CHECK_LAUNCH();
-  for (float v : out.get(768)) ASSERT_EQ(v, 7.0f);
+  for (float v : out.to_host()) ASSERT_EQ(v, 7.0f);
   cudasim::set_worker_threads(0);
 }
 
@@ -141,11 +143,11 @@ TEST_F(Memcheck, TheProgramGoesOnAfterManyFaults) {
 TEST_F(Memcheck, UninitialisedReadGivesNaN) {
   DeviceBuffer<float> in(300);  // never written
   DeviceBuffer<float> sum(std::vector<float>{0.0f});
-  ANDREA_LAUNCH(block_sums, 2, 256, in.ptr, sum.ptr, 300);
+  block_sums<<<2, 256>>>(in.get(), sum.get(), 300);
   ANDREA_CUDA_CHECK_LAUNCH();
-  const float result = sum.get(1)[0];
+  const float result = sum.to_host()[0];
   EXPECT_TRUE(std::isnan(result)) << "sum of uninitialised memory: " << result;
-  std::vector<float> raw = in.get(300);
+  std::vector<float> raw = in.to_host();
   std::vector<unsigned char> bytes(raw.size() * sizeof(float));
   std::memcpy(bytes.data(), raw.data(), bytes.size());
   for (unsigned char b : bytes) ASSERT_EQ(b, 0xff);
@@ -154,7 +156,7 @@ TEST_F(Memcheck, UninitialisedReadGivesNaN) {
 TEST_F(Memcheck, AllocationsStay256ByteAligned) {
   for (std::size_t size : {1u, 100u, 256u, 1000u, 4096u, 5000u, 70000u}) {
     DeviceBuffer<char> d(size);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(d.ptr) % 256, 0u) << size;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(d.get()) % 256, 0u) << size;
   }
 }
 

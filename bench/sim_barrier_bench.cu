@@ -28,7 +28,7 @@ void BM_EightBarriers(benchmark::State& state) {
   float* out = nullptr;
   ANDREA_CUDA_CHECK(cudaMalloc(&out, blocks * kThreads * sizeof(float)));
   for (auto _ : state) {
-    ANDREA_LAUNCH(eight_barriers, blocks, kThreads, out);
+    eight_barriers<<<blocks, kThreads>>>(out);
     ANDREA_CUDA_CHECK_LAUNCH();
   }
   ANDREA_CUDA_CHECK(cudaFree(out));

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "tests/sim/device_buffer.hpp"
+
+using andrea::cuda::DeviceBuffer;
 
 namespace {
 
@@ -47,10 +49,10 @@ class ThreadOrder : public ::testing::Test {
     std::vector<float> in(4 * kThreads);
     for (unsigned i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % kThreads + 1);
     DeviceBuffer<float> d_in(in), d_out(4);
-    ANDREA_LAUNCH(kernel, 4, kThreads, d_in.ptr, d_out.ptr);
+    kernel<<<4, kThreads>>>(d_in.get(), d_out.get());
     ANDREA_CUDA_CHECK_LAUNCH();
     bool right = true;
-    for (float s : d_out.get(4)) right = right && s == 32896.0f;
+    for (float s : d_out.to_host()) right = right && s == 32896.0f;
     return right;
   }
 
@@ -80,9 +82,9 @@ __global__ void run_position(int* counter, int* position) {
 std::vector<int> positions(cudasim::Order order, unsigned seed = 0) {
   cudasim::set_thread_order(order, seed);
   DeviceBuffer<int> counter(std::vector<int>{0}), position(64);
-  ANDREA_LAUNCH(run_position, 1, 64, counter.ptr, position.ptr);
+  run_position<<<1, 64>>>(counter.get(), position.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  return position.get(64);
+  return position.to_host();
 }
 
 TEST_F(ThreadOrder, OrdersAreWhatTheySayAndRandomIsReproducible) {
@@ -105,9 +107,9 @@ __global__ void block_position(int* counter, int* position) {
 std::vector<int> block_positions(cudasim::Order order, unsigned seed = 0) {
   cudasim::set_thread_order(order, seed);
   DeviceBuffer<int> counter(std::vector<int>{0}), position(40);
-  ANDREA_LAUNCH(block_position, 40, 32, counter.ptr, position.ptr);
+  block_position<<<40, 32>>>(counter.get(), position.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  return position.get(40);
+  return position.to_host();
 }
 
 // With one worker, the blocks run one after the other in the thread order too, so that a race
@@ -145,7 +147,7 @@ TEST(ThreadOrderEnvironment, FirstLaunchReadsIt) {
     GTEST_SKIP() << "run alone by CMake, with CUDASIM_ORDER set";
   }
   DeviceBuffer<int> counter(std::vector<int>{0}), position(64);
-  ANDREA_LAUNCH(run_position, 1, 64, counter.ptr, position.ptr);
+  run_position<<<1, 64>>>(counter.get(), position.get());
   const auto expected = cudasim::parse_thread_order(env);
   if (expected) {
     ANDREA_CUDA_CHECK_LAUNCH();
