@@ -4,6 +4,7 @@
 #include "apps/backend.hpp"
 #include "cuda/combine.hpp"
 #include "cuda/device.hpp"
+#include "cuda/device_tables.hpp"
 #include "cuda/dot.hpp"
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"

@@ -92,6 +92,20 @@ void finite(std::string_view what, std::span<const float> v) {
   }
 }
 
+void learning_rate(float lr) {
+  if (!std::isfinite(lr) || !(lr > 0.0f)) {
+    throw InputError(fmt::format("learning rate {} is not a finite number > 0", lr));
+  }
+}
+
+void pairs(TokenIds centres, TokenIdBatch targets, std::int64_t vocab_size) {
+  if (centres.empty()) throw InputError("no pairs: at least one centre word is required");
+  shape("targets", targets.rows(), targets.cols(), static_cast<std::int64_t>(centres.size()),
+        targets.cols() < 1 ? 1 : targets.cols());
+  token_ids(centres, vocab_size);
+  token_ids(targets.flat(), vocab_size);
+}
+
 void lookup_args(ConstFloatView wte, TokenIds ids, ConstFloatView out) {
   non_empty("wte", wte);
   non_empty(ids);
@@ -207,9 +221,7 @@ void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatVie
   non_empty("w", w);
   shape("dw", dw, w.rows(), w.cols());
   token_ids(ids, w.rows());
-  if (!std::isfinite(lr) || !(lr > 0.0f)) {
-    throw InputError(fmt::format("learning rate {} is not a finite number > 0", lr));
-  }
+  learning_rate(lr);
 }
 
 void zero_rows_args(TokenIds ids, ConstFloatView dw) {
@@ -258,11 +270,7 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
 void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets) {
   non_empty("wte", wte);
   shape("wout", wout, wte.rows(), wte.cols());
-  if (centres.empty()) throw InputError("no pairs: at least one centre word is required");
-  shape("targets", targets.rows(), targets.cols(), static_cast<std::int64_t>(centres.size()),
-        targets.cols() < 1 ? 1 : targets.cols());
-  token_ids(centres, wte.rows());
-  token_ids(targets.flat(), wte.rows());
+  pairs(centres, targets, wte.rows());
 }
 
 void row_gradients_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,

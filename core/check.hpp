@@ -49,6 +49,13 @@ void vector_size(std::string_view what, std::span<const float> v, std::int64_t s
 /// Every element finite; else "`what`[5] is nan: a finite value is required".
 void finite(std::string_view what, std::span<const float> v);
 
+/// A learning rate finite and > 0; else "learning rate -1 is not a finite number > 0".
+void learning_rate(float lr);
+
+/// Skip-gram pairs (lesson 9): centres (P >= 1), targets (P, 1 + k), every id in
+/// [0, vocab_size); else "no pairs: ...", "targets has shape ...", or token_ids' message.
+void pairs(TokenIds centres, TokenIdBatch targets, std::int64_t vocab_size);
+
 // --- Everything one piece requires, in the order a reader would check it. ---------
 // Every backend (reference, cuda, the student's) calls these first, so bad input
 // gets the same message everywhere and nothing is written.

@@ -32,8 +32,8 @@ struct PositionGroups {
 };
 PositionGroups group_positions(TokenIds ids, std::int64_t vocab_size);
 
-/// Step 2's kernel on buffers already in device memory (wte_backward uploads them; lesson 9's
-/// DeviceTables keeps them there): one thread per (u, c) adds dout[positions[k]][c] for k
+/// Step 2's kernel on buffers already in device memory (wte_backward uploads them;
+/// DeviceTables, cuda/device_tables.hpp, keeps them there): one thread per (u, c) adds dout[positions[k]][c] for k
 /// ascending in [offsets[u], offsets[u + 1]) into dwte[rows[u]][c]. dout (P, d_model),
 /// dwte (at least max(rows) + 1, d_model) float32; rows, offsets, positions from
 /// group_positions, distinct = U. Throws andrea::CudaError if the launch fails.
@@ -47,5 +47,9 @@ void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe);
 
 /// wte_backward and wpe_backward after every check (reference::embedding_backward's contract).
 void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe);
+
+/// dw[v] = 0 for each v in ids. Same contract as reference::zero_rows.
+/// Kernel: one block per id, threads striding over the row (a repeated id writes 0 twice).
+void zero_rows(TokenIds ids, FloatView dw);
 
 ANDREA_CUDA_END

@@ -7,21 +7,16 @@
 //   row_gradients    grid P, block <= 256 striding over c:
 //                    dcentre[p][c] = sum_j g[p][j] wout[targets[p][j]][c]
 //                    dtarget[p (1 + k) + j][c] = g[p][j] wte[centres[p]][c]
-//   zero_rows        grid = number of ids, block <= 256 striding over c
 //   sgd_rows         grid U (the distinct rows), block <= 256 striding over c:
 //                    w[rows[u]][c] -= lr dw[u][c], dw compact (U, d): each row moves once
 //
-// The four public pieces copy their inputs to the device and back, to be checked one at a
-// time. DeviceTables keeps wte and wout in device memory for a whole run: a step uploads
-// the batch's ids and their grouping, launches the same kernels, and reads back only the
-// scores and the loss.
+// The three public pieces copy their inputs to the device and back, to be checked one at a
+// time; they and DeviceTables (cuda/device_tables.cu, which keeps wte and wout in device
+// memory for a whole run) launch the kernels through the launch_* functions below.
 #include "cuda/training.hpp"
 
-#include <algorithm>
-#include <string>
 #include <vector>
 
-#include "cuda/backward.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
@@ -76,11 +71,6 @@ __global__ void row_gradients_kernel(const float* wte, const float* wout, const 
   }
 }
 
-__global__ void zero_rows_kernel(const std::int32_t* ids, float* dw, std::int64_t d) {
-  float* row = dw + std::int64_t{ids[blockIdx.x]} * d;
-  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) row[c] = 0.0f;
-}
-
 __global__ void sgd_rows_kernel(const std::int32_t* rows, const float* dw, float* w, float lr,
                                 std::int64_t d) {
   // BEGIN SOLUTION
@@ -89,6 +79,17 @@ __global__ void sgd_rows_kernel(const std::int32_t* rows, const float* dw, float
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) row[c] -= lr * g[c];
   // END SOLUTION
 }
+
+// The batch's loss: the first count terms added in (p, j) order, as the reference adds them.
+double sum_terms(const DeviceBuffer<double>& d_terms, std::int64_t count) {
+  std::vector<double> terms(static_cast<std::size_t>(count));
+  d_terms.copy_to(terms);
+  double loss = 0.0;
+  for (const double t : terms) loss += t;
+  return loss;
+}
+
+}  // namespace
 
 // One launch site per kernel: the public pieces below and DeviceTables both call these.
 // All pointers are device memory.
@@ -119,13 +120,6 @@ void launch_row_gradients(const float* wte, const float* wout, const std::int32_
   ANDREA_CUDA_CHECK_LAUNCH();
 }
 
-void launch_zero_rows(const std::int32_t* ids, std::int64_t count, float* dw, std::int64_t d) {
-  // BEGIN SOLUTION (launch)
-  zero_rows_kernel<<<static_cast<unsigned>(count), threads_per_row(d)>>>(ids, dw, d);
-  // END SOLUTION
-  ANDREA_CUDA_CHECK_LAUNCH();
-}
-
 void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* dw, float* w,
                      float lr, std::int64_t d) {
   // BEGIN SOLUTION (launch)
@@ -133,17 +127,6 @@ void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* 
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
 }
-
-// The batch's loss: the first count terms added in (p, j) order, as the reference adds them.
-double sum_terms(const DeviceBuffer<double>& d_terms, std::int64_t count) {
-  std::vector<double> terms(static_cast<std::size_t>(count));
-  d_terms.copy_to(terms);
-  double loss = 0.0;
-  for (const double t : terms) loss += t;
-  return loss;
-}
-
-}  // namespace
 
 void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
                  FloatView scores) {
@@ -179,105 +162,6 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
                        d_dcentre.get(), d_dtarget.get(), P, K1, d);
   d_dcentre.copy_to(dcentre.flat());
   d_dtarget.copy_to(dtarget.flat());
-}
-
-void zero_rows(TokenIds ids, FloatView dw) {
-  check::zero_rows_args(ids, dw);
-  if (ids.empty()) return;
-  const DeviceBuffer<std::int32_t> d_ids(ids);
-  DeviceBuffer<float> d_dw(dw.flat());
-  launch_zero_rows(d_ids.get(), static_cast<std::int64_t>(ids.size()), d_dw.get(), dw.cols());
-  d_dw.copy_to(dw.flat());
-}
-
-// --- The resident trainer ----------------------------------------------------------
-
-struct DeviceTables::Buffers {
-  std::int64_t V, d, max_pairs, k1;
-  DeviceBuffer<float> wte, wout;                        // (V, d): the tables
-  DeviceBuffer<float> scores, grads, dcentre, dtarget;  // one batch, as in TrainingScratch
-  DeviceBuffer<double> terms;
-  DeviceBuffer<std::int32_t> centres, targets;
-  // Lesson 8's scatter in the batch's own row space: at most P (1 + k) distinct rows.
-  DeviceBuffer<float> dw;  // (U, d), U distinct ids
-  DeviceBuffer<std::int32_t> rows, group_rows, offsets, positions;
-  Buffers(ConstFloatView w, ConstFloatView o, std::int64_t pairs, std::int64_t targets_per_pair)
-      : V(w.rows()), d(w.cols()), max_pairs(pairs), k1(targets_per_pair),
-        wte(w.flat()), wout(o.flat()),
-        scores(pairs * k1), grads(pairs * k1), dcentre(pairs * d), dtarget(pairs * k1 * d),
-        terms(pairs * k1), centres(pairs), targets(pairs * k1),
-        dw(pairs * k1 * d), rows(pairs * k1), group_rows(pairs * k1), offsets(pairs * k1 + 1),
-        positions(pairs * k1) {}
-
-  // Lesson 8's deterministic scatter and sgd_step_rows for one table, without any O(V) work:
-  // the U distinct ids of `ids` (ascending) become rows 0..U-1 of the compact gradient dw;
-  // group_positions groups the uses by those local rows, the kernel adds each row's uses in
-  // ascending position (the reference's order: the same bits), and sgd_rows moves
-  // w[distinct[u]] by -lr dw[u], once per row.
-  void scatter_and_step(TokenIds ids, const float* grad_rows, DeviceBuffer<float>& w, float lr) {
-    std::vector<std::int32_t> distinct(ids.begin(), ids.end());
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    std::vector<std::int32_t> local(ids.size());
-    for (std::size_t p = 0; p < ids.size(); ++p) {
-      local[p] = static_cast<std::int32_t>(
-          std::lower_bound(distinct.begin(), distinct.end(), ids[p]) - distinct.begin());
-    }
-    const auto U = static_cast<std::int64_t>(distinct.size());
-    const PositionGroups g = group_positions(local, U);
-    rows.copy_from(distinct);
-    group_rows.copy_from(g.rows);
-    offsets.copy_from(g.offsets);
-    positions.copy_from(g.positions);
-    ANDREA_CUDA_CHECK(cudaMemset(dw.get(), 0, static_cast<std::size_t>(U * d) * sizeof(float)));
-    launch_wte_backward(grad_rows, group_rows.get(), offsets.get(), positions.get(), dw.get(), U, d);
-    launch_sgd_rows(rows.get(), U, dw.get(), w.get(), lr, d);
-  }
-};
-
-DeviceTables::DeviceTables(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
-                           std::int64_t targets_per_pair) {
-  check::non_empty("wte", wte);
-  check::shape("wout", wout, wte.rows(), wte.cols());
-  if (max_pairs < 1 || targets_per_pair < 1) {
-    throw InputError("a step needs room for at least one pair of at least one target, got " +
-                     std::to_string(max_pairs) + " pairs of " + std::to_string(targets_per_pair));
-  }
-  buffers_ = std::make_unique<Buffers>(wte, wout, max_pairs, targets_per_pair);
-}
-
-DeviceTables::~DeviceTables() = default;
-
-double DeviceTables::sgns_step(TokenIds centres, TokenIdBatch targets, float lr) {
-  Buffers& b = *buffers_;
-  const ConstFloatView table(nullptr, b.V, b.d);  // the shape only: the data is on the device
-  check::pair_rows_args(table, table, centres, targets);
-  const std::int64_t P = targets.rows(), K1 = targets.cols(), count = P * K1;
-  if (P > b.max_pairs || K1 != b.k1) check::shape("targets", P, K1, b.max_pairs, b.k1);
-  check::sgd_step_rows_args(centres, table, lr, table);
-  b.centres.copy_from(centres);
-  b.targets.copy_from(targets.flat());
-
-  launch_pair_scores(b.wte.get(), b.wout.get(), b.centres.get(), b.targets.get(), b.scores.get(),
-                     count, K1, b.d);
-  std::vector<float> scores(static_cast<std::size_t>(count));
-  b.scores.copy_to(scores);  // a non-finite score stops the step before any table moves
-  check::score_gradients_args(ConstFloatView(scores.data(), P, K1), ConstFloatView(scores.data(), P, K1));
-  launch_score_gradients(b.scores.get(), b.grads.get(), b.terms.get(), count, K1);
-  launch_row_gradients(b.wte.get(), b.wout.get(), b.centres.get(), b.targets.get(), b.grads.get(),
-                       b.dcentre.get(), b.dtarget.get(), P, K1, b.d);
-  // Lesson 8 on the device: sum the per-use gradients into their rows, step each row once.
-  b.scatter_and_step(centres, b.dcentre.get(), b.wte, lr);
-  b.scatter_and_step(targets.flat(), b.dtarget.get(), b.wout, lr);
-
-  return sum_terms(b.terms, count);
-}
-
-void DeviceTables::copy_to(FloatView wte, FloatView wout) const {
-  check::shape("wte", wte, buffers_->V, buffers_->d);
-  check::shape("wout", wout, buffers_->V, buffers_->d);
-  buffers_->wte.copy_to(wte.flat());
-  buffers_->wout.copy_to(wout.flat());
 }
 
 ANDREA_CUDA_END

@@ -1,7 +1,7 @@
 // Lesson 9 — the skip-gram training step on the device: one kernel per piece.
 #pragma once
 
-#include <memory>
+#include <cstdint>
 
 #include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
@@ -25,43 +25,25 @@ void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
                    TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
                    FloatView dtarget);
 
-/// dw[v] = 0 for each v in ids. Same contract as reference::zero_rows.
-/// Kernel: one block per id, threads striding over the row (a repeated id writes 0 twice).
-void zero_rows(TokenIds ids, FloatView dw);
+// The launches on buffers already in device memory: the public pieces above upload their
+// inputs and call these; DeviceTables (cuda/device_tables.hpp) keeps the tables on the device
+// and calls them at every step. count = P (1 + k) scores, k1 = 1 + k, d = d_model; ids in
+// range and shapes are the caller's to check. Each throws andrea::CudaError if the launch fails.
 
-/// Lesson 9 on the GPU for a whole run: wte and wout stay in device memory. A step uploads
-/// the batch's ids and their grouping, launches the kernels above, lesson 8's deterministic
-/// scatter (group_positions, launch_wte_backward) into a compact gradient of the batch's
-/// distinct rows and a sparse SGD step, and reads back only the P (1 + k) scores (to refuse a
-/// non-finite one) and the loss terms. No step does O(V) work. Copying the tables each step,
-/// as the pieces above do, would move 2 V d_model floats per sentence.
-class DeviceTables {
- public:
-  /// Uploads wte and wout (V, d_model) float32 and sizes the buffers of one step for at
-  /// most max_pairs pairs of targets_per_pair (1 + k) targets. Throws andrea::InputError
-  /// when a table is empty, the shapes differ or a size is < 1; andrea::CudaError.
-  DeviceTables(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
-               std::int64_t targets_per_pair);
-  ~DeviceTables();
-  DeviceTables(const DeviceTables&) = delete;
-  DeviceTables& operator=(const DeviceTables&) = delete;
-
-  /// reference::sgns_step's contract and result on the tables held here: centres (P),
-  /// targets (P, 1 + k) with P <= max_pairs; returns the batch's loss. Throws
-  /// andrea::InputError, changing nothing, on an id outside [0, V), lr not finite and > 0,
-  /// a non-finite score or shapes that disagree. One difference: the reference also refuses
-  /// finite scores whose row gradients overflow (tables near 1e38); this step does not look
-  /// at the row gradients. On the CPU execution layer the bits equal the reference's; on a
-  /// GPU they may differ in the last places: nvcc fuses a * b + c into one multiply-add, and
-  /// the device's expf, exp and log1p are not glibc's.
-  double sgns_step(TokenIds centres, TokenIdBatch targets, float lr);
-
-  /// Copies the tables back: wte, wout (V, d_model). Throws andrea::InputError on a shape.
-  void copy_to(FloatView wte, FloatView wout) const;
-
- private:
-  struct Buffers;
-  std::unique_ptr<Buffers> buffers_;
-};
+/// pair_scores' kernel: scores (count) from wte, wout (V, d), centres (P), targets (count).
+void launch_pair_scores(const float* wte, const float* wout, const std::int32_t* centres,
+                        const std::int32_t* targets, float* scores, std::int64_t count,
+                        std::int64_t k1, std::int64_t d);
+/// score_gradients' kernel: grads and the loss terms (count, double) from the scores.
+void launch_score_gradients(const float* scores, float* grads, double* terms, std::int64_t count,
+                            std::int64_t k1);
+/// row_gradients' kernel: dcentre (pairs, d) and dtarget (pairs k1, d).
+void launch_row_gradients(const float* wte, const float* wout, const std::int32_t* centres,
+                          const std::int32_t* targets, const float* grads, float* dcentre,
+                          float* dtarget, std::int64_t pairs, std::int64_t k1, std::int64_t d);
+/// The sparse SGD step on a compact gradient: w[rows[u]][c] -= lr dw[u][c] for u < count,
+/// rows distinct (each row moves once). One block per row u, threads striding over c.
+void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* dw, float* w,
+                     float lr, std::int64_t d);
 
 ANDREA_CUDA_END

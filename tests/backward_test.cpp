@@ -320,7 +320,7 @@ TEST_F(BackwardBadInput, EmptyBatch) {
 }
 
 #if !defined(ANDREA_BACKEND_CUDA)
-// --- The sparse SGD step and the sparse zero (C++ reference only) ---------------------
+// --- The sparse SGD step (C++ reference only) -------------------------------------------
 
 TEST(SgdStepRows, StepsOnlyTheRowsThatOccurOncePerId) {
   const std::int32_t ids[] = {2, 0, 2, 2};
@@ -382,6 +382,9 @@ TEST(SgdStepRows, BadIdOrShape) {
   for (const float x : w.view().flat()) ASSERT_EQ(x, -7.0f) << "w was written";
 }
 
+#endif  // !ANDREA_BACKEND_CUDA
+
+// zero_rows on every backend: after a step it clears exactly the rows the backward wrote.
 TEST(ZeroRows, ClearsExactlyTheRowsTheBackwardWrote) {
   const std::int32_t ids[] = {1, 1, 3};
   const Matrix dout = matrix(3, 2, {1, 2, 3, 4, 5, 6});
@@ -395,7 +398,15 @@ TEST(ZeroRows, ClearsExactlyTheRowsTheBackwardWrote) {
   EXPECT_INPUT_ERROR(backend::zero_rows(bad, w), "token id 5 at position 1 is outside [0, 5)");
   for (const float x : w.view().flat()) ASSERT_EQ(x, -7.0f) << "dw was written";
 }
-#endif  // !ANDREA_BACKEND_CUDA
+
+TEST(ZeroRows, ClearsOnlyTheRowsNamed) {
+  Matrix dw(4, 3);
+  for (float& x : dw.view().flat()) x = 7.0f;
+  const std::vector<std::int32_t> ids = {2, 0, 2};  // a repeated id writes 0 twice
+  backend::zero_rows(ids, dw);
+  const float expected[] = {0, 0, 0, 7, 7, 7, 0, 0, 0, 7, 7, 7};
+  EXPECT_TRUE(all_close("dw", dw.view().flat(), expected, {}, 3));
+}
 
 #if defined(ANDREA_BACKEND_CUDA)
 // --- Step 1, the atomic kernel: right up to rounding, bits depend on the thread order ---

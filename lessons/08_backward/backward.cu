@@ -21,11 +21,15 @@
 // Each element of dwte is owned by one thread, which adds in the reference's order: the same
 // float additions in the same order, so the same bits, whatever order the threads run in.
 // dwpe likewise: thread i = t * d + c adds dout[b * n + t][c] for b = 0 .. B - 1.
+//
+// zero_rows, after a step: grid = one block per id, block <= 256 threads striding over the
+// row, dw[ids[b]][c] = 0 (a repeated id writes 0 twice).
 #include "cuda/backward.hpp"
 
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
 #include "core/check.hpp"
 
@@ -94,6 +98,11 @@ void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64
   d_dwpe.copy_to(dwpe.flat());
 }
 
+__global__ void zero_rows_kernel(const std::int32_t* ids, float* dw, std::int64_t d) {
+  float* row = dw + std::int64_t{ids[blockIdx.x]} * d;
+  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) row[c] = 0.0f;
+}
+
 }  // namespace
 
 // Step 2's grouping (host) and kernel launch (device buffers); launch_wte above and lesson 9's
@@ -144,6 +153,18 @@ void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, F
   const DeviceBuffer<float> d_dout(dout.flat());  // uploaded once for both kernels
   launch_wte(ids, d_dout, dwte);
   launch_wpe(d_dout, dout.rows(), ids.cols(), dwpe);
+}
+
+void zero_rows(TokenIds ids, FloatView dw) {
+  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  throw NotImplemented("08_backward/backward.cu", "zero_rows");
+  check::zero_rows_args(ids, dw);
+  if (ids.empty()) return;
+  const DeviceBuffer<std::int32_t> d_ids(ids);
+  DeviceBuffer<float> d_dw(dw.flat());
+  // TODO: launch the kernel here, about 2 lines.
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_dw.copy_to(dw.flat());
 }
 
 ANDREA_CUDA_END
