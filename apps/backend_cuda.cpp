@@ -8,7 +8,6 @@
 #include "cuda/dot.hpp"
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"
-#include "cuda/training.hpp"
 
 #define ANDREA_CONCAT_(a, b) a##b
 #define ANDREA_CONCAT(a, b) ANDREA_CONCAT_(a, b)
