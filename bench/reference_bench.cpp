@@ -2,8 +2,9 @@
 // (V = 8449, d_model = 768, T = 1024), one thread. bench/README.md explains them.
 //
 // BM_combine_fast and BM_combine_batch_fast time bench/fast_combine.cpp, the
-// vectorised version of the same contract, on the same inputs; the program checks
-// at start that it gives the reference's result, element for element.
+// vectorised version of the same contract, on the same inputs, and
+// BM_embedding_backward_fast bench/fast_backward.cpp; the program checks at start
+// that both give the reference's result, element for element.
 //
 // Byte convention: every benchmark reports the TRUE bytes the operation moves,
 // counted once per access the algorithm makes (output written + table rows read
@@ -32,8 +33,10 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <tuple>
 #include <vector>
 
+#include "bench/fast_backward.hpp"
 #include "bench/fast_combine.hpp"
 #include "reference/backward.hpp"
 #include "core/check.hpp"
@@ -283,21 +286,58 @@ std::int64_t backward_bytes(std::int64_t batch, std::int64_t n, std::int64_t dis
   return batch * n * kD * kF + 2 * distinct * kD * kF + 2 * n * kD * kF + batch * n * kI;
 }
 
-void BM_embedding_backward(benchmark::State& state) {
-  const std::int64_t batch = state.range(0), n = state.range(1);
-  const std::vector<std::int32_t> ids = inputs().batch(batch, n);
-  Matrix dout(batch * n, kD), dwte(kV, kD), dwpe(kT, kD);
+Matrix backward_dout(std::int64_t rows) {
+  Matrix dout(rows, kD);
   for (std::int64_t i = 0; i < dout.view().size(); ++i) {
     dout.view().data()[i] = andrea::init_value(8, andrea::Table::token, i, kD);
   }
+  return dout;
+}
+
+using BackwardFn = void (*)(andrea::TokenIdBatch, andrea::ConstFloatView, andrea::FloatView,
+                            andrea::FloatView);
+
+void backward(benchmark::State& state, BackwardFn fn) {
+  const std::int64_t batch = state.range(0), n = state.range(1);
+  const std::vector<std::int32_t> ids = inputs().batch(batch, n);
+  const Matrix dout = backward_dout(batch * n);
+  Matrix dwte(kV, kD), dwpe(kT, kD);
   for (auto _ : state) {
-    ref::embedding_backward(andrea::TokenIdBatch(ids.data(), batch, n), dout, dwte, dwpe);
+    fn(andrea::TokenIdBatch(ids.data(), batch, n), dout, dwte, dwpe);
     benchmark::ClobberMemory();
   }
   state.counters["distinct_ids"] = static_cast<double>(distinct_ids(ids));
   state.SetBytesProcessed(state.iterations() * backward_bytes(batch, n, distinct_ids(ids)));
 }
+
+void BM_embedding_backward(benchmark::State& state) { backward(state, ref::embedding_backward); }
 BENCHMARK(BM_embedding_backward)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
+
+void BM_embedding_backward_fast(benchmark::State& state) {
+  backward(state, andrea::bench::fast_embedding_backward);
+}
+BENCHMARK(BM_embedding_backward_fast)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(common);
+
+// The fast backward gives the reference's result: the same additions in the same order.
+bool fast_backward_matches_reference() {
+  const std::vector<std::int32_t> flat = inputs().batch(2, kN);
+  const andrea::TokenIdBatch ids{flat.data(), 2, kN};
+  const Matrix dout = backward_dout(2 * kN);
+  Matrix plain_wte(kV, kD), plain_wpe(kT, kD), fast_wte(kV, kD), fast_wpe(kT, kD);
+  ref::embedding_backward(ids, dout, plain_wte, plain_wpe);
+  andrea::bench::fast_embedding_backward(ids, dout, fast_wte, fast_wpe);
+  for (const auto& [name, a, b] : {std::tuple{"dwte", plain_wte.view().flat(), fast_wte.view().flat()},
+                                   std::tuple{"dwpe", plain_wpe.view().flat(), fast_wpe.view().flat()}}) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != b[i]) {
+        std::fprintf(stderr, "fast backward's %s differs from the reference at element %zu: %g vs %g\n",
+                     name, i, static_cast<double>(b[i]), static_cast<double>(a[i]));
+        return false;
+      }
+    }
+  }
+  return true;
+}
 
 // memcpy of half the backward's bytes: read + written == backward_bytes.
 void BM_memcpy_backward(benchmark::State& state) {
@@ -326,7 +366,7 @@ BENCHMARK(BM_memcpy_backward)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(c
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (!fast_matches_reference()) return 1;
+  if (!fast_matches_reference() || !fast_backward_matches_reference()) return 1;
   benchmark::AddCustomContext("andrea_build_type", ANDREA_BENCH_CONFIG);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

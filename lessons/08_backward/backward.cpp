@@ -11,7 +11,7 @@
 
 namespace andrea::reference {
 
-// TODO: helpers (target_clones, add_into, add_token_grads, add_position_grads), about 30 lines in the solution.
+// TODO: helpers (add_into, add_token_grads, add_position_grads), about 22 lines in the solution.
 
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
   // TODO(lesson 08_backward): write wte_backward() here.

@@ -1,0 +1,18 @@
+// The "fast CPU" backward: the same contract as reference::embedding_backward
+// (reference/backward.hpp), its row additions written for the vectoriser.
+// reference_bench measures it beside the plain reference; bench/README.md has the figures.
+#pragma once
+
+#include "core/tensor.hpp"
+
+namespace andrea::bench {
+
+/// dwte[ids[b][t]] += dout[b * n + t], dwpe[t] += dout[b * n + t], p = b * n + t ascending;
+/// ids (B, n), dout (B * n, d_model), dwte (V, d_model), dwpe (T, d_model) float32.
+/// Validates with check::embedding_backward_args first (andrea::InputError, nothing
+/// written). dout must not overlap dwte or dwpe. The same bits as the reference: one
+/// float32 addition per element, in the same order.
+void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
+                             FloatView dwpe);
+
+}  // namespace andrea::bench
