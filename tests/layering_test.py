@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""The layers of the tree stay apart (ctest core/layering, label core-cpu).
+
+  core/       what every piece shares: includes only core/ (never a piece)
+  reference/  the graded C++ pieces: includes only core/ and reference/ (never cuda/),
+              and holds only the pieces lessons/lessons.json lists (X.hpp, X.cpp)
+  lessons/lessons.json  every piece has its four files (reference/X.{hpp,cpp},
+              cuda/X.{hpp,cu}), every lesson its folder and its tests/<tests>_test.cpp
+Exits 1 listing every break, with the file and line.
+"""
+import json
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+ALLOWED = {"core": ("core/",), "reference": ("core/", "reference/")}
+
+
+def main() -> int:
+    errors = []
+    for folder, allowed in ALLOWED.items():
+        for path in sorted((ROOT / folder).iterdir()):
+            if path.suffix not in (".hpp", ".cpp", ".h", ".cu", ".cuh"):
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                match = INCLUDE.match(line)
+                if match and not match.group(1).startswith(allowed):
+                    errors.append(f"{path.relative_to(ROOT)}:{number}: includes \"{match.group(1)}\": "
+                                  f"{folder}/ may include only {', '.join(allowed)}")
+
+    lessons = json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]
+    pieces = [piece for lesson in lessons for piece in lesson["pieces"]]
+    for lesson in lessons:
+        for needed in (f"lessons/{lesson['folder']}", f"tests/{lesson['tests']}_test.cpp"):
+            if not (ROOT / needed).exists():
+                errors.append(f"lessons/lessons.json: {lesson['label']} names {needed}, which does not exist")
+        for need in lesson.get("needs", []) + lesson.get("tests_need_cpu", []):
+            if need not in pieces:
+                errors.append(f"lessons/lessons.json: {lesson['label']} needs '{need}', which is no piece")
+    for piece in pieces:
+        for name in (f"reference/{piece}.hpp", f"reference/{piece}.cpp", f"cuda/{piece}.hpp",
+                     f"cuda/{piece}.cu"):
+            if not (ROOT / name).exists():
+                errors.append(f"lessons/lessons.json: piece '{piece}' has no {name}")
+    for path in sorted((ROOT / "reference").iterdir()):
+        if path.name != "CMakeLists.txt" and path.stem not in pieces:
+            errors.append(f"{path.relative_to(ROOT)}: reference/ holds only the pieces of "
+                          f"lessons/lessons.json; '{path.stem}' is none (shared code goes in core/)")
+
+    for error in errors:
+        print(error)
+    print(f"layering: {len(errors)} break{'s' if len(errors) != 1 else ''}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
