@@ -16,7 +16,8 @@ column (backend gpu) is for information only and never counts toward the points:
 Each lesson and backend is built separately (one test program each, linking only that lesson's
 files), so a lesson that does not compile scores 0 for that backend of that lesson only; its
 first compiler error is shown under "what fails and why", and its old test program is deleted
-so that it is never graded. A test that crashes or runs past its time limit (60 s; 300 s under the sanitize preset) fails, and
+so that it is never graded. A test that crashes or runs past its time limit (60 s; 300 s in a
+sanitize build, whose tests run several times slower) fails, and
 the report says so, with the memory-error report of the CPU execution layer when there is one.
 """
 import argparse
@@ -154,7 +155,7 @@ def crash_reason(status: str, output: str) -> str:
     if memcheck and memcheck.group(0) not in said:
         said = clean(memcheck.group(0)) + (f" | {said}" if said else "")
     if status.lower() == "timeout":
-        head = "timed out (60 s limit)"
+        head = "timed out (past its limit: 60 s, 300 s in a sanitize build)"
     else:
         head = f"crashed ({status})"
     return head + (f": {said}" if said else "")
