@@ -33,10 +33,11 @@ struct PositionGroups {
 PositionGroups group_positions(TokenIds ids, std::int64_t vocab_size);
 
 /// Step 2's kernel on buffers already in device memory (wte_backward uploads them;
-/// DeviceTables, cuda/device_tables.hpp, keeps them there): one thread per (u, c) adds dout[positions[k]][c] for k
-/// ascending in [offsets[u], offsets[u + 1]) into dwte[rows[u]][c]. dout (P, d_model),
-/// dwte (at least max(rows) + 1, d_model) float32; rows, offsets, positions from
-/// group_positions, distinct = U. Throws andrea::CudaError if the launch fails.
+/// DeviceTables, cuda/device_tables.hpp, keeps them there): one thread per (u, c) adds
+/// dout[positions[k]][c] for k ascending in [offsets[u], offsets[u + 1]) into
+/// dwte[rows[u]][c]. dout (P, d_model), dwte (at least max(rows) + 1, d_model) float32;
+/// rows, offsets, positions from group_positions, distinct = U. Throws andrea::CudaError if
+/// the launch fails.
 void launch_wte_backward(const float* dout, const std::int32_t* rows, const std::int32_t* offsets,
                          const std::int32_t* positions, float* dwte, std::int64_t distinct,
                          std::int64_t d_model);
