@@ -4,6 +4,9 @@
 #include "cuda/sim/launch.hpp"
 #include "cuda/sim/memory.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -103,45 +106,7 @@ cudaError_t cudaGetLastError() {
 
 cudaError_t cudaPeekAtLastError() { return cudasim::t_last; }
 
-const char* cudaGetErrorName(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorAssert: return "cudaErrorAssert";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorInvalidPitchValue: return "cudaErrorInvalidPitchValue";
-  }
-  return "unrecognized error code";
-}
-
-const char* cudaGetErrorString(cudaError_t error) {  // CUDA's own wording
-  switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorNotSupported: return "operation not supported";
-    case cudaErrorAssert: return "device-side assert triggered";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
-  }
-  return "unrecognized error code";
-}
+// cudaGetErrorName, cudaGetErrorString: errors.cpp.
 
 cudaError_t cudaGetDeviceCount(int* count) {
   if (count == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDeviceCount: count is null");
@@ -162,6 +127,31 @@ cudaError_t cudaSetDevice(int device) {
   return cudaSuccess;
 }
 
+cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (version == nullptr) return fail(cudaErrorInvalidValue, "cudaDriverGetVersion: version is null");
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  if (version == nullptr) return fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion: version is null");
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDeviceFlags(unsigned flags) {
+  if (flags > 31) return fail(cudaErrorInvalidValue, "cudaSetDeviceFlags: unknown flags");
+  return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
+  if (free == nullptr || total == nullptr) {
+    return fail(cudaErrorInvalidValue, "cudaMemGetInfo: null pointer");
+  }
+  const long page = sysconf(_SC_PAGESIZE);
+  *free = static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * page;
+  *total = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page;
+  return cudaSuccess;
+}
+
 // --- More allocation: the same path as cudaMalloc (all memory is host memory here).
 cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags) {
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
@@ -172,6 +162,22 @@ cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags) {
 }
 cudaError_t cudaMallocHost(void** ptr, std::size_t size) { return cudaMalloc(ptr, size); }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
+cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned flags) {
+  if (flags > 7) return fail(cudaErrorInvalidValue, "cudaHostAlloc: unknown flags");
+  return cudaMalloc(ptr, size);
+}
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned flags) {
+  if (device == nullptr || flags != 0) {
+    return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer: device is null or flags not 0");
+  }
+  *device = host;
+  return cudaSuccess;
+}
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  if (pitch == nullptr) return fail(cudaErrorInvalidValue, "cudaMallocPitch: pitch is null");
+  *pitch = (width + 255) / 256 * 256;
+  return cudaMalloc(ptr, *pitch * height);
+}
 
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                          std::size_t width, std::size_t height, cudaMemcpyKind kind) {
@@ -310,6 +316,13 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+  if (!cudasim::detail::stream_valid(stream)) {
+    return fail(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: not a live stream");
+  }
+  if (flags != 0) return fail(cudaErrorInvalidValue, "cudaStreamWaitEvent: flags must be 0");
+  return cudaEventSynchronize(event);
+}
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (ms == nullptr) return fail(cudaErrorInvalidValue, "cudaEventElapsedTime: ms is null");
   for (cudaEvent_t e : {start, end}) {
@@ -350,12 +363,84 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->maxGridSize[2] = 65535;
   prop->maxThreadsPerMultiProcessor = 2048;
   prop->multiProcessorCount = static_cast<int>(cudasim::worker_threads());
+  prop->regsPerMultiprocessor = 65536;
+  prop->maxBlocksPerMultiProcessor = 32;
   prop->major = 8;
   prop->minor = 0;
-  prop->l2CacheSize = 40 * 1024 * 1024;
+  prop->clockRate = 1000 * 1000;
+  prop->memoryClockRate = 1000 * 1000;
   prop->memoryBusWidth = 64;
+  prop->l2CacheSize = 40 * 1024 * 1024;
+  prop->computeMode = cudaComputeModeDefault;
+  prop->integrated = 1;
+  prop->canMapHostMemory = 1;
   prop->concurrentKernels = 0;
+  prop->asyncEngineCount = 0;
+  prop->deviceOverlap = 0;
+  prop->kernelExecTimeoutEnabled = 0;
+  prop->ECCEnabled = 0;
   prop->unifiedAddressing = 1;
   prop->managedMemory = 1;
+  prop->concurrentManagedAccess = 1;
+  prop->pageableMemoryAccess = 1;
+  prop->cooperativeLaunch = 0;
+  prop->memPitch = 2147483647;
+  prop->textureAlignment = 512;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (value == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: value is null");
+  cudaDeviceProp p;
+  if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+  const auto as_int = [](std::size_t v) { return static_cast<int>(std::min<std::size_t>(v, 2147483647)); };
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = as_int(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = as_int(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxPitch: *value = as_int(p.memPitch); break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrTextureAlignment: *value = as_int(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
+    case cudaDevAttrIntegrated: *value = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = p.computeMode; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = as_int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = as_int(p.sharedMemPerBlock); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    default:
+      return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute " +
+                                             std::to_string(static_cast<int>(attr)) +
+                                             " does not describe the pretend device (cudasim); "
+                                             "see cuda/sim/README.md");
+  }
   return cudaSuccess;
 }

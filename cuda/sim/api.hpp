@@ -21,26 +21,13 @@
 #include <cstring>
 #include <string>
 
-// The values are CUDA's own.
-enum cudaError {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidPitchValue = 12,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorAssert = 710,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorNotSupported = 801,
-};
-using cudaError_t = cudaError;
-struct CUstream_st;
-using cudaStream_t = CUstream_st*;
+// cudaError_t (every code, CUDA's values), cudaMemcpyKind, cudaDeviceAttr, cudaStream_t, ...
+#include "cuda/sim/include/driver_types.h"
+
+// The runtime API version this layer follows (CUDA 13.0), as <cuda_runtime_api.h> defines it;
+// helper headers test the guard.
+#define CUDART_VERSION 13000
+#define __CUDA_RUNTIME_API_H__
 
 namespace cudasim {
 
@@ -56,14 +43,6 @@ void fail_launch(std::string detail,                      // a kernel failed whi
 }  // namespace detail
 
 }  // namespace cudasim
-
-enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0,
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4,
-};
 
 cudaError_t cudaMalloc(void** ptr, std::size_t size);  // 256-byte aligned, like CUDA
 template <class T>
@@ -84,12 +63,43 @@ const char* cudaGetErrorString(cudaError_t error);
 cudaError_t cudaGetDeviceCount(int* count);  // one simulated device
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
+cudaError_t cudaDeviceReset();  // frees nothing: the process's memory goes when it exits
+/// CUDA 13.0 for both: 13000 (1000 * major + 10 * minor, as CUDA writes it).
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+constexpr unsigned cudaDeviceScheduleAuto = 0, cudaDeviceScheduleSpin = 1,
+                   cudaDeviceScheduleYield = 2, cudaDeviceScheduleBlockingSync = 4,
+                   cudaDeviceMapHost = 8, cudaDeviceLmemResizeToMax = 16;
+cudaError_t cudaSetDeviceFlags(unsigned flags);  // accepted; nothing to schedule differently
+/// Free and total global memory: the host's (physical memory available and installed).
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
 
 // --- More allocation and copies.
 constexpr unsigned cudaMemAttachGlobal = 1, cudaMemAttachHost = 2;
 cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags = cudaMemAttachGlobal);
 cudaError_t cudaMallocHost(void** ptr, std::size_t size);
 cudaError_t cudaFreeHost(void* ptr);
+constexpr unsigned cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2,
+                   cudaHostAllocWriteCombined = 4;
+cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned flags);  // = cudaMallocHost
+/// The device address of mapped host memory: the same address here.
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned flags);
+/// A 2D allocation of `height` rows of `width` bytes; *pitch: the row stride, a multiple of 256.
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
+template <class T>
+cudaError_t cudaMallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocPitch(&p, pitch, width, height);
+  if (ptr != nullptr) *ptr = static_cast<T*>(p);
+  return e;
+}
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, std::size_t size, unsigned flags) {
+  void* p = nullptr;
+  const cudaError_t e = cudaHostAlloc(&p, size, flags);
+  if (ptr != nullptr) *ptr = static_cast<T*>(p);
+  return e;
+}
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, std::size_t size, unsigned flags = cudaMemAttachGlobal) {
   void* p = nullptr;
@@ -109,8 +119,6 @@ cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::si
                          std::size_t width, std::size_t height, cudaMemcpyKind kind);
 
 // --- Streams and events (synchronous: see the top of this file).
-struct CUevent_st;
-using cudaEvent_t = CUevent_st*;
 constexpr unsigned cudaStreamDefault = 0, cudaStreamNonBlocking = 1;
 constexpr unsigned cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2;
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
@@ -126,6 +134,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
+/// Makes `stream` wait for `event`: nothing to wait for, every operation has finished.
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
 /// Milliseconds between two recorded events (CPU time here).
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
@@ -169,15 +179,36 @@ struct cudaDeviceProp {
   int maxGridSize[3];
   int maxThreadsPerMultiProcessor;
   int multiProcessorCount;            // the worker OS threads that run blocks
+  int regsPerMultiprocessor;
+  int maxBlocksPerMultiProcessor;
   int major, minor;                   // compute capability 8.0, whose limits the layer checks
-  int l2CacheSize;
+  int clockRate;                      // kHz: the host's nominal clock is not known, 1 GHz
+  int memoryClockRate;                // kHz
   int memoryBusWidth;
+  int l2CacheSize;
+  int computeMode;                    // cudaComputeModeDefault
+  int integrated;                     // 1: the device is the host (its memory is the host's)
+  int canMapHostMemory;
   int concurrentKernels;              // 0: launches run one after the other
+  int asyncEngineCount;               // 0: copies do not overlap kernels
+  int deviceOverlap;
+  int kernelExecTimeoutEnabled;
+  int ECCEnabled;
+  int pciBusID, pciDeviceID, pciDomainID;
   int unifiedAddressing;
   int managedMemory;
+  int concurrentManagedAccess;
+  int pageableMemoryAccess;
+  int cooperativeLaunch;              // 0: no grid-wide sync
+  std::size_t memPitch;
+  std::size_t textureAlignment;
 };
 /// Fills *prop with the pretend device: "cudasim (CPU execution layer)", compute capability
 /// 8.0 limits (1024 threads a block, grid (2^31-1, 65535, 65535), 48 KiB shared memory a
 /// block, warps of 32), one multiprocessor per worker thread, the host's memory as global memory.
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+/// One property of the pretend device, the same as in cudaGetDeviceProperties (compute mode,
+/// compute capability, multiprocessor count, clock rate, integrated, limits, ...). An attribute
+/// it does not describe gives cudaErrorInvalidValue, and last_error_detail() names it.
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
 

@@ -12,7 +12,8 @@ and __syncthreads() sites point at the student's file and line.
              <lambda calling kernel(args...)>, <lambda reporting a mismatch>, args...)
          The lambda lets C++ pick the overload or deduce the template arguments exactly as
          nvcc does; a call that does not fit stops at one static_assert naming the kernel.
-  extern __shared__ T name[];   -> the block's dynamic shared memory (size from the launch)
+  extern __shared__ T name[];   -> the block's dynamic shared memory (size from the launch);
+  extern T __shared__ name[];      the type may come first, as in CUDA's samples
   static __shared__ / __shared__ in a function
                                 -> a per-block variable, filled with 0xff bytes at block start
   assert(...)                   -> CUDASIM_ASSERT(...): in a kernel, a failure reports the
@@ -198,12 +199,44 @@ def shared_names(code: str, start: int, end: int):
     return names
 
 
+# CUDA features the layer refuses, found by name: the first one used stops compilation with one
+# message naming it, at its line, before the compiler reports the unknown names around it.
+REFUSED = [
+    (r"cudaTextureObject_t|cudaSurfaceObject_t|cudaResourceDesc|cudaTextureDesc|cudaArray_t"
+     r"|cudaChannelFormatDesc|cudaCreateChannelDesc|cudaMallocArray|cudaMalloc3DArray"
+     r"|cudaCreateSurfaceObject|cudaBindTexture\w*|texture(?=\s*<)|surf[123]D\w*|tex[123]D\w*",
+     "texture and surface memory"),
+    (r"cudaGraph\w*|cudaStreamBeginCapture|cudaStreamEndCapture", "CUDA graphs"),
+    (r"cudaMemcpy3D\w*|cudaMalloc3D|make_cudaExtent|make_cudaPitchedPtr|make_cudaPos",
+     "3D allocations and copies"),
+    (r"cudaMemcpyPeer\w*|cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer", "several devices"),
+    (r"__cluster_dims__|this_cluster|cudaLaunchKernelEx", "thread block clusters"),
+]
+REFUSED_NAMES = re.compile(r"\b(?:" + "|".join(f"(?P<r{i}>{p})" for i, (p, _) in enumerate(REFUSED)) + r")")
+
+
+def refusal(code: str, source: str) -> str:
+    """'' or the lines that stop compilation at the first refused feature, naming it."""
+    m = REFUSED_NAMES.search(code)
+    if m is None:
+        return ""
+    what = next(REFUSED[int(k[1:])][1] for k, v in m.groupdict().items() if v is not None)
+    line = code.count("\n", 0, m.start()) + 1
+    return (f'#line {line} "{source}"\n'
+            f'#error "{m.group()} ({what}) is not supported by the CPU execution layer (cudasim); '
+            f'see cuda/sim/README.md"\n'
+            f'#include "(compilation stopped: see the error above)"  // a missing file ends it\n')
+
+
 def rewrite(text: str, source: str) -> str:
     code = blank(text)
+    if stop := refusal(code, source):
+        return stop + text
     kinds = scope_kinds(code)
     edits = []
     stack = []
-    token = re.compile(r"<<<|[{}]|\bextern\s+__shared__\b|\bstatic\s+__shared__\b|\b__shared__\b"
+    token = re.compile(r"<<<|[{}]|\bextern\s+(?:[\w:<>,*\s]|__align__\s*\([^)]*\))*?\b__shared__\b"
+                       r"|\bstatic\s+__shared__\b|\b__shared__\b"
                        r"|\bassert\s*\(|\basm\b")
     for m in token.finditer(code):
         t, pos = m.group(), m.start()
@@ -225,7 +258,10 @@ def rewrite(text: str, source: str) -> str:
                 if decl is None:
                     raise SyntaxError("extern __shared__ must declare an array of unknown size: "
                                       "extern __shared__ float s[];")
-                type_ = text[m.end():semi][decl.start(2):decl.end(2)]
+                # `extern T __shared__ s[]` (the type first) is the same declaration.
+                before = re.sub(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)", " ",
+                                text[pos + len("extern"):m.end() - len("__shared__")])
+                type_ = " ".join((before + " " + text[m.end():semi][decl.start(2):decl.end(2)]).split())
                 name = decl.group(3)
                 edits.append((pos, semi, f"static thread_local {type_}* const {name} = "
                                f"::cudasim::detail::dynamic_shared<{type_}>()"

@@ -32,6 +32,10 @@
 #include "cuda/sim/device.hpp"
 #include "cuda/sim/launch.hpp"
 
+// What CUDA's <cuda_runtime.h> defines, and helper headers test (CUDART_VERSION and
+// __CUDA_RUNTIME_API_H__: api.hpp; __DRIVER_TYPES_H__: include/driver_types.h).
+#define __CUDA_RUNTIME_H__
+
 // CUDA's declaration keywords: every function is an ordinary C++ function here.
 #define __global__
 #define __device__

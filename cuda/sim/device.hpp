@@ -253,6 +253,23 @@ T atomicMin(T* a, std::type_identity_t<T> v) {
   }
   return old;
 }
+/// CUDA's counters that wrap: atomicInc stores (old >= limit) ? 0 : old + 1, atomicDec
+/// stores (old == 0 || old > limit) ? limit : old - 1; both return the old value.
+inline unsigned atomicInc(unsigned* a, unsigned limit) {
+  auto ref = cudasim::detail::atomic(a);
+  unsigned old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1, std::memory_order_relaxed)) {
+  }
+  return old;
+}
+inline unsigned atomicDec(unsigned* a, unsigned limit) {
+  auto ref = cudasim::detail::atomic(a);
+  unsigned old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, old == 0 || old > limit ? limit : old - 1,
+                                    std::memory_order_relaxed)) {
+  }
+  return old;
+}
 template <cudasim::detail::AtomicBits T>
 T atomicAnd(T* a, std::type_identity_t<T> v) {
   return cudasim::detail::atomic(a).fetch_and(v, std::memory_order_relaxed);

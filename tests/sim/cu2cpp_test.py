@@ -59,6 +59,14 @@ class Shared(unittest.TestCase):
         self.assertIn("static thread_local float* const s = "
                       "::cudasim::detail::dynamic_shared<float>();", out)
 
+    def test_extern_shared_with_the_type_first_is_the_same_declaration(self):
+        for text in ("extern float __shared__ s[];", "extern __align__(16) unsigned int __shared__ s[];",
+                     "extern __shared__ __align__(16) unsigned int s[];"):
+            out = cu2cpp.rewrite("__global__ void k() { %s }" % text, "t.cu")
+            t = "float" if "float" in text else "unsigned int"
+            self.assertIn(f"static thread_local {t}* const s = "
+                          f"::cudasim::detail::dynamic_shared<{t}>();", out)
+
     def test_function_scope_shared_is_poisoned_once_per_declarator(self):
         out = cu2cpp.rewrite("__global__ void k() { static __shared__ float a[4], b[2]; }", "t.cu")
         self.assertNotIn("static __shared__", out)

@@ -193,6 +193,49 @@ TEST(Atomics, MaxMinCasExchSubOr) {
   EXPECT_EQ(t.or_bits, kFull);
 }
 
+__global__ void wrapping_counters(unsigned* inc, unsigned* dec, unsigned* seen_inc) {
+  seen_inc[threadIdx.x] = atomicInc(inc, 4u);  // 0, 1, 2, 3, 4, 0, 1, ...
+  atomicDec(dec, 10u);                         // 2, 1, 0, 10, 9, ...
+}
+
+TEST(Atomics, IncAndDecWrapAroundAsInCuda) {
+  const std::vector<unsigned> zero{0u}, two{2u}, nine{9u}, twenty{20u};
+  DeviceBuffer<unsigned> inc(zero), dec(two), seen(64);
+  wrapping_counters<<<1, 64>>>(inc.get(), dec.get(), seen.get());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  EXPECT_EQ(inc.to_host()[0], 64u % 5u);                 // 64 increments, wrapping after 4
+  EXPECT_EQ(dec.to_host()[0], 10u - (64u - 3u) % 11u);  // 3 down to 0, then wrapping at 10
+  std::vector<unsigned> got = seen.to_host(), expected(64);
+  for (unsigned i = 0; i < 64; ++i) expected[i] = i % 5;
+  std::sort(got.begin(), got.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(got, expected);  // each old value once per wrap, whatever the threads' order
+  // Past the limit, atomicInc starts again at 0 and atomicDec at the limit.
+  DeviceBuffer<unsigned> high(nine), low(twenty);
+  wrapping_counters<<<1, 1>>>(high.get(), low.get(), seen.get());
+  ANDREA_CUDA_CHECK_LAUNCH();
+  EXPECT_EQ(high.to_host()[0], 0u);
+  EXPECT_EQ(low.to_host()[0], 10u);
+}
+
+TEST(VectorTypes, SizesAlignmentsAndMakeFunctionsOfVectorTypesH) {
+  static_assert(sizeof(uchar4) == 4 && alignof(uchar4) == 4 && sizeof(char3) == 3);
+  static_assert(alignof(char3) == 1 && alignof(uchar2) == 2 && sizeof(short2) == 4);
+  static_assert(alignof(short2) == 4 && alignof(ushort4) == 8 && sizeof(ushort3) == 6);
+  static_assert(alignof(longlong2) == 16 && sizeof(double4_16a) == 32 && alignof(double2) == 16);
+  static_assert(alignof(float1) == 4 && alignof(float2) == 8 && alignof(uint3) == 4);
+  const uchar4 p = make_uchar4(1, 2, 3, 250);
+  const short2 s = make_short2(-7, 8);
+  const double3 d = make_double3(0.5, 1.5, 2.5);
+  const ulonglong2 u = make_ulonglong2(1ull << 40, 3ull);
+  EXPECT_EQ(p.w + p.x, 251);
+  EXPECT_EQ(s.x * s.y, -56);
+  EXPECT_EQ(d.x + d.y + d.z, 4.5);
+  EXPECT_EQ(u.x >> 40, 1ull);
+  const dim3 grid(make_uint3(4, 2, 1));
+  EXPECT_EQ(grid.x * grid.y * grid.z, 8u);
+}
+
 struct MathResults {
   int min_i, max_i;
   unsigned min_mixed;

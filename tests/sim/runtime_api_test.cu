@@ -122,6 +122,72 @@ TEST(DeviceProperties, DescribeTheDevice) {
 #endif
 }
 
+TEST(DeviceProperties, AttributesAgreeWithTheProperties) {
+  cudaDeviceProp prop{};
+  ANDREA_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const auto attribute = [](cudaDeviceAttr a) {
+    int v = -1;
+    ANDREA_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, 0));
+    return v;
+  };
+  EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMajor), prop.major);
+  EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMinor), prop.minor);
+  EXPECT_EQ(attribute(cudaDevAttrMultiProcessorCount), prop.multiProcessorCount);
+  EXPECT_EQ(attribute(cudaDevAttrMaxThreadsPerBlock), prop.maxThreadsPerBlock);
+  EXPECT_EQ(attribute(cudaDevAttrWarpSize), 32);
+  EXPECT_EQ(attribute(cudaDevAttrMaxSharedMemoryPerBlock), static_cast<int>(prop.sharedMemPerBlock));
+  EXPECT_EQ(attribute(cudaDevAttrMaxBlockDimZ), 64);
+  EXPECT_EQ(attribute(cudaDevAttrMaxGridDimX), 2147483647);
+  EXPECT_GT(attribute(cudaDevAttrClockRate), 0);
+  EXPECT_NE(attribute(cudaDevAttrComputeMode), cudaComputeModeProhibited);
+#if !defined(__CUDACC__)
+  EXPECT_EQ(attribute(cudaDevAttrIntegrated), 1);  // the pretend device's memory is the host's
+  EXPECT_EQ(attribute(cudaDevAttrComputeMode), cudaComputeModeDefault);
+  EXPECT_EQ(attribute(cudaDevAttrClockRate), prop.clockRate);
+  int v = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrMaxTexture1DWidth, 0), cudaErrorInvalidValue);
+  EXPECT_NE(cudasim::last_error_detail().find("attribute 21"), std::string::npos);
+  cudaGetLastError();
+  EXPECT_EQ(cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 1), cudaErrorInvalidDevice);
+  cudaGetLastError();
+#endif
+}
+
+TEST(Errors, EveryCodeHasCudasNameAndWords) {
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidValue), "cudaErrorInvalidValue");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidValue), "invalid argument");
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorIllegalAddress),
+               "an illegal memory access was encountered");
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorInitializationError), "cudaErrorInitializationError");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorNoKernelImageForDevice),
+               "no kernel image is available for execution on the device");
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorUnknown), "cudaErrorUnknown");
+  EXPECT_STREQ(cudaGetErrorName(static_cast<cudaError_t>(12345)), "unrecognized error code");
+  EXPECT_EQ(static_cast<int>(cudaErrorLaunchTimeout), 702);  // CUDA's numbers
+  EXPECT_EQ(static_cast<int>(cudaErrorCooperativeLaunchTooLarge), 720);
+#if !defined(__CUDACC__)
+  for (int code = 0; code < 1000; ++code) {  // each defined code is named after itself
+    const std::string name = cudaGetErrorName(static_cast<cudaError_t>(code));
+    if (name != "unrecognized error code") {
+      EXPECT_EQ(name.rfind("cuda", 0), 0u) << code;
+    }
+  }
+#endif
+}
+
+TEST(Versions, TheRuntimeAndDriverAreCuda11OrLater) {
+  int runtime = 0, driver = 0;
+  ANDREA_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  ANDREA_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  EXPECT_EQ(runtime, CUDART_VERSION);
+  EXPECT_GE(runtime, 11000);
+  EXPECT_GE(driver, runtime);  // a driver runs the runtimes up to its own version
+#if !defined(__CUDA_RUNTIME_H__) || !defined(__DRIVER_TYPES_H__) || !defined(__CUDA_RUNTIME_API_H__)
+  ADD_FAILURE() << "the runtime's include guards are not defined";
+#endif
+}
+
 TEST(Memset, AsyncSetsEveryByte) {
   DeviceBuffer<int> d(6);
   ANDREA_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x01, 6 * sizeof(int)));

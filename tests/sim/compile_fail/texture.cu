@@ -1,4 +1,4 @@
-// expect: texture memory (tex1Dfetch) is not supported by the CPU execution layer
+// expect: tex1Dfetch (texture and surface memory) is not supported by the CPU execution layer
 #include "cuda/runtime.hpp"
 
 __global__ void read(unsigned long long tex, float* out) {
