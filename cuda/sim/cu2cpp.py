@@ -204,8 +204,10 @@ def shared_names(code: str, start: int, end: int):
 REFUSED = [
     (r"cudaTextureObject_t|cudaSurfaceObject_t|cudaResourceDesc|cudaTextureDesc|cudaArray_t"
      r"|cudaChannelFormatDesc|cudaCreateChannelDesc|cudaMallocArray|cudaMalloc3DArray"
-     r"|cudaCreateSurfaceObject|cudaBindTexture\w*|texture(?=\s*<)|surf[123]D\w*|tex[123]D\w*",
+     r"|cudaCreateSurfaceObject|cudaBindTexture\w*|surf[123]D\w*|tex[123]D\w*"
+     r"|texture(?=\s*<[^;<>(){}]*>\s*[A-Za-z_])",  # texture<float, 1> tex;
      "texture and surface memory"),
+    (r"cudaGraphics\w*", "graphics interoperability (OpenGL, Direct3D, ...)"),
     (r"cudaGraph\w*|cudaStreamBeginCapture|cudaStreamEndCapture", "CUDA graphs"),
     (r"cudaMemcpy3D\w*|cudaMalloc3D|make_cudaExtent|make_cudaPitchedPtr|make_cudaPos",
      "3D allocations and copies"),

@@ -78,6 +78,21 @@ class Shared(unittest.TestCase):
         self.assertEqual(out, "__shared__ float a[4];\nnamespace { __shared__ int b; }")
 
 
+class Refused(unittest.TestCase):
+    def test_the_first_refused_name_stops_compilation_at_its_line(self):
+        out = cu2cpp.rewrite("// cudaGraph_t in a comment is not a use\nint x;\n"
+                             "void f(cudaTextureObject_t t) { cudaGraph_t g; }\n", "t.cu")
+        self.assertTrue(out.startswith('#line 3 "t.cu"\n#error "cudaTextureObject_t (texture and '
+                                       'surface memory) is not supported'), out)
+        self.assertIn('#include "(compilation stopped', out)
+        old_style = cu2cpp.rewrite("texture<float, 1, cudaReadModeElementType> tex;", "t.cu")
+        self.assertIn("texture (texture and surface memory)", old_style)
+
+    def test_names_that_only_look_alike_are_kept(self):
+        text = "int texture_count, my_tex2D; bool b = texture < limit, c = textured < 2;\n"
+        self.assertEqual(cu2cpp.rewrite(text, "t.cu"), text)
+
+
 class Other(unittest.TestCase):
     def test_assert_becomes_the_layer_assert_but_static_assert_stays(self):
         out = cu2cpp.rewrite("void f() { assert(x); static_assert(true); }", "t.cu")

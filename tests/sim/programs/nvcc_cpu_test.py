@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Tests of cuda/sim/nvcc-cpu, the layer's compiler driver (Python unittest).
 
-  nvcc_cpu_test.py [path/to/libcudasim.a]
+  nvcc_cpu_test.py [path/to/libcudasim.a [driver options the library was built with...]]
 
 Without a library path the driver builds its own into the cache folder (slow the first time).
+The options (the sanitizers' -Xcompiler -fsanitize=...) go to every build of the driver.
 """
 import pathlib
 import subprocess
@@ -13,11 +14,13 @@ import textwrap
 import unittest
 
 DRIVER = pathlib.Path(__file__).resolve().parents[3] / "cuda" / "sim" / "nvcc-cpu"
-LIBRARY = str(pathlib.Path(sys.argv.pop(1)).resolve()) if len(sys.argv) > 1 else None
+LIBRARY = str(pathlib.Path(sys.argv[1]).resolve()) if len(sys.argv) > 1 else None
+FLAGS = sys.argv[2:]
+del sys.argv[1:]
 
 
 def driver(*args, cwd):
-    command = [sys.executable, str(DRIVER), *args] + (["--cudasim-lib", LIBRARY] if LIBRARY else [])
+    command = [sys.executable, str(DRIVER), *FLAGS, *args] + (["--cudasim-lib", LIBRARY] if LIBRARY else [])
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True)
 
 
