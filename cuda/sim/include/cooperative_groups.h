@@ -8,7 +8,8 @@
 //   float sum = cg::reduce(warp, v, cg::plus<float>());  // <cooperative_groups/reduce.h>
 //   cg::thread_group g = block;  g.sync();  cg::tiled_partition(block, 16);
 //   __shared__ cg::block_tile_memory<256> scratch;        // optional from compute capability 8.0
-//   auto big = cg::tiled_partition<128>(cg::this_thread_block(scratch));  big.sync(); big.shfl(v, 0);
+//   auto big = cg::tiled_partition<128>(cg::this_thread_block(scratch));  big.sync(); big.shfl(v,
+//   0);
 //
 // Tiles of 1 to 32 threads run on the warp operations (shuffles of any trivially copyable
 // type, float4 or a struct, move 4 bytes at a time as CUDA's do); tiles of 64 to 1024 threads
@@ -38,7 +39,7 @@ inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
 // block_tile_memory reserves in CUDA). Like a function-scope __shared__ variable it starts each
 // block as 0xff bytes, so a counter reads 0xffffffff at first: counts are kept as raw + 1.
 struct MultiWarpScratch {
-  unsigned arrived[32];                 // per tile of the block: arrivals at its barrier
+  unsigned arrived[32];                      // per tile of the block: arrivals at its barrier
   alignas(16) unsigned char slot[1024][32];  // per thread: the value it offers to a shfl
 };
 inline thread_local MultiWarpScratch t_scratch;
@@ -57,12 +58,11 @@ inline void multi_warp_sync(unsigned base, unsigned size, std::source_location w
   std::atomic_ref<unsigned> arrived(scratch().arrived[base / size]);
   const unsigned ticket = arrived.fetch_add(1, std::memory_order_acq_rel) + 1u;  // raw + 1
   const unsigned target = (ticket / members + 1) * members;
-  for (long round = 0; !__all_sync(~0u, arrived.load(std::memory_order_acquire) + 1u >= target,
-                                   where);
-       ++round) {
+  for (long round = 0;
+       !__all_sync(~0u, arrived.load(std::memory_order_acquire) + 1u >= target, where); ++round) {
     if (round > 100000) {
-      throw std::runtime_error("thread_block_tile<" + std::to_string(size) +
-                               ">::sync() at line " + std::to_string(where.line()) +
+      throw std::runtime_error("thread_block_tile<" + std::to_string(size) + ">::sync() at line " +
+                               std::to_string(where.line()) +
                                ": not every thread of the tile reached it");
     }
   }
@@ -183,7 +183,7 @@ class thread_block_tile : public thread_group {
   }
   template <class T>
   T shfl_down(T v, unsigned delta, std::source_location w = std::source_location::current()) const
-    requires(!kMultiWarp) {
+      requires(!kMultiWarp) {
     if constexpr (details::kScalarShuffle<T>) {
       return __shfl_down_sync(0xffffffffu, v, delta, kSize, w);
     } else {
@@ -192,7 +192,7 @@ class thread_block_tile : public thread_group {
   }
   template <class T>
   T shfl_up(T v, unsigned delta, std::source_location w = std::source_location::current()) const
-    requires(!kMultiWarp) {
+      requires(!kMultiWarp) {
     if constexpr (details::kScalarShuffle<T>) {
       return __shfl_up_sync(0xffffffffu, v, delta, kSize, w);
     } else {
@@ -201,7 +201,7 @@ class thread_block_tile : public thread_group {
   }
   template <class T>
   T shfl_xor(T v, int mask, std::source_location w = std::source_location::current()) const
-    requires(!kMultiWarp) {
+      requires(!kMultiWarp) {
     if constexpr (details::kScalarShuffle<T>) {
       return __shfl_xor_sync(0xffffffffu, v, mask, kSize, w);
     } else {
@@ -210,7 +210,7 @@ class thread_block_tile : public thread_group {
   }
   // Votes over this tile's lanes only.
   unsigned ballot(int p, std::source_location w = std::source_location::current()) const
-    requires(!kMultiWarp) {
+      requires(!kMultiWarp) {
     const unsigned all = __ballot_sync(0xffffffffu, p, w);
     return (all >> (rank() % 32 / kSize * kSize)) & lanes();
   }

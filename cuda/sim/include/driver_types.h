@@ -289,9 +289,9 @@ enum cudaDeviceAttr {
 };
 
 enum cudaComputeMode {
-  cudaComputeModeDefault = 0,           // several host threads may use the device
+  cudaComputeModeDefault = 0,  // several host threads may use the device
   cudaComputeModeExclusive = 1,
-  cudaComputeModeProhibited = 2,        // no host thread may use it
+  cudaComputeModeProhibited = 2,  // no host thread may use it
   cudaComputeModeExclusiveProcess = 3,
 };
 

@@ -6,25 +6,25 @@
 #define __VECTOR_TYPES_H__
 
 // CUDASIM_VECTORn(type, element, alignment): struct type { element x, ...; } and make_type().
-#define CUDASIM_VECTOR1(T, E, A)            \
-  struct alignas(A) T {                     \
-    E x;                                    \
-  };                                        \
+#define CUDASIM_VECTOR1(T, E, A) \
+  struct alignas(A) T {          \
+    E x;                         \
+  };                             \
   constexpr T make_##T(E x) { return {x}; }
-#define CUDASIM_VECTOR2(T, E, A)                        \
-  struct alignas(A) T {                                 \
-    E x, y;                                             \
-  };                                                    \
+#define CUDASIM_VECTOR2(T, E, A) \
+  struct alignas(A) T {          \
+    E x, y;                      \
+  };                             \
   constexpr T make_##T(E x, E y) { return {x, y}; }
-#define CUDASIM_VECTOR3(T, E, A)                              \
-  struct alignas(A) T {                                       \
-    E x, y, z;                                                \
-  };                                                          \
+#define CUDASIM_VECTOR3(T, E, A) \
+  struct alignas(A) T {          \
+    E x, y, z;                   \
+  };                             \
   constexpr T make_##T(E x, E y, E z) { return {x, y, z}; }
-#define CUDASIM_VECTOR4(T, E, A)                                      \
-  struct alignas(A) T {                                               \
-    E x, y, z, w;                                                     \
-  };                                                                  \
+#define CUDASIM_VECTOR4(T, E, A) \
+  struct alignas(A) T {          \
+    E x, y, z, w;                \
+  };                             \
   constexpr T make_##T(E x, E y, E z, E w) { return {x, y, z, w}; }
 
 // Types of 1 and 3 elements have their element's alignment; 2 and 4 that of the whole

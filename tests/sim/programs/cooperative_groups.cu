@@ -91,8 +91,10 @@ int main() {
   bigTiles<<<blocks, kThreads>>>(d_in, d_big);
   getLastCudaError("bigTiles failed");
   std::vector<int> block_sums(blocks), tile_sums(n / 16), big(blocks * 2 * 5);
-  checkCudaErrors(cudaMemcpy(block_sums.data(), d_block, blocks * sizeof(int), cudaMemcpyDeviceToHost));
-  checkCudaErrors(cudaMemcpy(tile_sums.data(), d_tile, n / 16 * sizeof(int), cudaMemcpyDeviceToHost));
+  checkCudaErrors(
+      cudaMemcpy(block_sums.data(), d_block, blocks * sizeof(int), cudaMemcpyDeviceToHost));
+  checkCudaErrors(
+      cudaMemcpy(tile_sums.data(), d_tile, n / 16 * sizeof(int), cudaMemcpyDeviceToHost));
   checkCudaErrors(cudaMemcpy(big.data(), d_big, big.size() * sizeof(int), cudaMemcpyDeviceToHost));
   for (int b = 0; b < blocks; ++b) {
     int sum = 0;

@@ -33,7 +33,7 @@ __global__ void ringOfZeros(const unsigned char* bytes, int n, unsigned* head, u
   if (i < n && bytes[i] == 0) {
     const unsigned slot = atomicInc(head, 7u);  // 0, 1, ..., 7, 0, 1, ...
     atomicAdd(&ring_hits[slot], 1u);
-    atomicDec(budget, 1000u);                   // 5, 4, ..., 0, 1000, 999, ...
+    atomicDec(budget, 1000u);  // 5, 4, ..., 0, 1000, 999, ...
   }
 }
 
@@ -79,8 +79,8 @@ int main() {
   const unsigned head = static_cast<unsigned>(zeros % 8);
   const unsigned budget = zeros <= 5 ? 5u - zeros : 1000u - (zeros - 6) % 1001u;
   ok = ok && ring_total == static_cast<unsigned>(zeros) && after[0] == head && after[1] == budget;
-  std::printf("%d bytes, %d zeros: ring head %u (expected %u), budget %u (expected %u)\n", n,
-              zeros, after[0], head, after[1], budget);
+  std::printf("%d bytes, %d zeros: ring head %u (expected %u), budget %u (expected %u)\n", n, zeros,
+              after[0], head, after[1], budget);
   checkCudaErrors(cudaFree(d_bytes));
   checkCudaErrors(cudaFree(d_hist));
   checkCudaErrors(cudaFree(d_state));

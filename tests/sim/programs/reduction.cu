@@ -38,7 +38,8 @@ int main() {
   double double_sum = 0;
   for (unsigned i = 0; i < n; ++i) {
     ints[i] = static_cast<int>((i * 7919u) % 201u) - 100;
-    doubles[i] = 0.25 * static_cast<double>(i % 64);  // exact in binary: any order gives the same sum
+    doubles[i] =
+        0.25 * static_cast<double>(i % 64);  // exact in binary: any order gives the same sum
     int_sum += ints[i];
     double_sum += doubles[i];
   }

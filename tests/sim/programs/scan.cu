@@ -8,14 +8,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t err = (call);                                                          \
-    if (err != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,               \
-                   cudaGetErrorString(err));                                           \
-      std::exit(EXIT_FAILURE);                                                         \
-    }                                                                                  \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cudaError_t err = (call);                                                                      \
+    if (err != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err)); \
+      std::exit(EXIT_FAILURE);                                                                     \
+    }                                                                                              \
   } while (0)
 
 constexpr int kThreads = 256;

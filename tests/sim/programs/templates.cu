@@ -10,14 +10,14 @@
 #include <type_traits>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                                  \
-  do {                                                                                    \
-    const cudaError_t e = (call);                                                         \
-    if (e != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s failed: %s (%s)\n", #call, cudaGetErrorName(e),            \
-                   cudaGetErrorString(e));                                                \
-      std::exit(EXIT_FAILURE);                                                            \
-    }                                                                                     \
+#define CUDA_CHECK(call)                                                       \
+  do {                                                                         \
+    const cudaError_t e = (call);                                              \
+    if (e != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "%s failed: %s (%s)\n", #call, cudaGetErrorName(e), \
+                   cudaGetErrorString(e));                                     \
+      std::exit(EXIT_FAILURE);                                                 \
+    }                                                                          \
   } while (0)
 
 struct Saxpy {
@@ -26,7 +26,9 @@ struct Saxpy {
 };
 struct Clamp {
   float lo, hi;
-  __host__ __device__ float operator()(float x, float y) const { return fminf(fmaxf(x + y, lo), hi); }
+  __host__ __device__ float operator()(float x, float y) const {
+    return fminf(fmaxf(x + y, lo), hi);
+  }
 };
 
 template <class Op, int kItems>
@@ -96,7 +98,8 @@ int main() {
     x[i] = 0.5f * (i % 17) - 3.0f;
     y[i] = 0.25f * (i % 13);
   }
-  bool ok = runTransform<Saxpy, 1>(Saxpy{2.0f}, x, y) && runTransform<Saxpy, 4>(Saxpy{-1.5f}, x, y) &&
+  bool ok = runTransform<Saxpy, 1>(Saxpy{2.0f}, x, y) &&
+            runTransform<Saxpy, 4>(Saxpy{-1.5f}, x, y) &&
             runTransform<Clamp, 3>(Clamp{-1.0f, 1.0f}, x, y);
 
   std::vector<int> ints(n);
@@ -122,8 +125,9 @@ int main() {
 
   std::vector<uchar4> px(n);
   for (int i = 0; i < n; ++i) {
-    px[i] = make_uchar4(static_cast<unsigned char>(i), static_cast<unsigned char>(i * 3),
-                        static_cast<unsigned char>(255 - i % 256), static_cast<unsigned char>(i / 12));
+    px[i] =
+        make_uchar4(static_cast<unsigned char>(i), static_cast<unsigned char>(i * 3),
+                    static_cast<unsigned char>(255 - i % 256), static_cast<unsigned char>(i / 12));
   }
   uchar4* dpx;
   float4* dout;
@@ -143,7 +147,7 @@ int main() {
          pairs[i].x == px[i].x - px[i].y && pairs[i].y == px[i].z + px[i].w;
   }
   static_assert(sizeof(uchar4) == 4 && alignof(uchar4) == 4 && sizeof(short2) == 4 &&
-                alignof(float4) == 16 && sizeof(double2) == 16 && alignof(short4) == 8,
+                    alignof(float4) == 16 && sizeof(double2) == 16 && alignof(short4) == 8,
                 "CUDA's vector type layout");
   CUDA_CHECK(cudaFree(di));
   CUDA_CHECK(cudaFree(dd));

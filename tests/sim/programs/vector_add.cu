@@ -50,8 +50,8 @@ int main() {
 
   for (int i = 0; i < numElements; ++i) {
     if (std::fabs(h_A[i] + h_B[i] - h_C[i]) > 1e-5f) {
-      std::fprintf(stderr, "Result verification failed at element %d: %f != %f + %f\n", i,
-                   h_C[i], h_A[i], h_B[i]);
+      std::fprintf(stderr, "Result verification failed at element %d: %f != %f + %f\n", i, h_C[i],
+                   h_A[i], h_B[i]);
       return EXIT_FAILURE;
     }
   }

@@ -39,7 +39,8 @@ __global__ void warpVotes(const int* in, WarpResult* results, int* scans) {
 int main() {
   const int warps = 16, n = warps * 32;
   std::vector<int> in(n), scans(n);
-  for (int i = 0; i < n; ++i) in[i] = (i * 37) % 97 - (i / 32 % 3 == 0 ? 20 : 0) - (i == 100 ? 500 : 0);
+  for (int i = 0; i < n; ++i)
+    in[i] = (i * 37) % 97 - (i / 32 % 3 == 0 ? 20 : 0) - (i == 100 ? 500 : 0);
   int *d_in, *d_scans;
   WarpResult* d_results;
   checkCudaErrors(cudaMalloc(&d_in, n * sizeof(int)));
@@ -49,8 +50,8 @@ int main() {
   warpVotes<<<n / 128, 128>>>(d_in, d_results, d_scans);
   getLastCudaError("warpVotes failed");
   std::vector<WarpResult> results(warps);
-  checkCudaErrors(cudaMemcpy(results.data(), d_results, warps * sizeof(WarpResult),
-                             cudaMemcpyDeviceToHost));
+  checkCudaErrors(
+      cudaMemcpy(results.data(), d_results, warps * sizeof(WarpResult), cudaMemcpyDeviceToHost));
   checkCudaErrors(cudaMemcpy(scans.data(), d_scans, n * sizeof(int), cudaMemcpyDeviceToHost));
   int failures = 0;
   for (int w = 0; w < warps; ++w) {
@@ -68,10 +69,11 @@ int main() {
     const WarpResult& g = results[w];
     if (g.ballot != e.ballot || g.any_negative != e.any_negative || g.all_small != e.all_small ||
         g.odd_count != e.odd_count || g.sum != e.sum || g.lane0 != e.lane0) {
-      std::printf("warp %d: ballot %08x any %d all %d popc %d sum %d lane0 %d, expected "
-                  "%08x %d %d %d %d %d\n", w, g.ballot, g.any_negative, g.all_small, g.odd_count,
-                  g.sum, g.lane0, e.ballot, e.any_negative, e.all_small, e.odd_count, e.sum,
-                  e.lane0);
+      std::printf(
+          "warp %d: ballot %08x any %d all %d popc %d sum %d lane0 %d, expected "
+          "%08x %d %d %d %d %d\n",
+          w, g.ballot, g.any_negative, g.all_small, g.odd_count, g.sum, g.lane0, e.ballot,
+          e.any_negative, e.all_small, e.odd_count, e.sum, e.lane0);
       ++failures;
     }
   }

@@ -30,7 +30,8 @@ T reduce(const thread_block_tile<kSize, ParentT>& tile, T value, Op op) {
   }
   if constexpr (kSize > 32) {
     T total = tile.shfl(value, 0);
-    for (unsigned w = 1; w < kSize / 32; ++w) total = op(total, tile.shfl(value, static_cast<int>(w * 32)));
+    for (unsigned w = 1; w < kSize / 32; ++w)
+      total = op(total, tile.shfl(value, static_cast<int>(w * 32)));
     value = total;
   }
   return value;

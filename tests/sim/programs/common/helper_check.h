@@ -43,7 +43,7 @@ inline void lastCudaError(const char* message, const char* file, int line) {
 inline int coresPerSM(int major, int minor) {
   const struct {
     int sm, cores;
-  } table[] = {{0x60, 64}, {0x61, 128}, {0x70, 64}, {0x75, 64}, {0x80, 64},
+  } table[] = {{0x60, 64},  {0x61, 128}, {0x70, 64},  {0x75, 64},  {0x80, 64},
                {0x86, 128}, {0x89, 128}, {0x90, 128}, {0xa0, 128}, {0xc0, 128}};
   for (const auto& row : table) {
     if (row.sm == ((major << 4) + minor)) return row.cores;
@@ -68,8 +68,8 @@ inline int findCudaDevice() {
   checkCudaErrors(cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, 0));
   if (mode == cudaComputeModeProhibited || major < 1 || sms < 1 || clock_khz < 1 ||
       (integrated != 0 && integrated != 1)) {
-    std::fprintf(stderr, "device 0 cannot run kernels (mode %d, sm %d.%d, %d SMs)\n", mode,
-                 major, minor, sms);
+    std::fprintf(stderr, "device 0 cannot run kernels (mode %d, sm %d.%d, %d SMs)\n", mode, major,
+                 minor, sms);
     std::exit(EXIT_FAILURE);
   }
   checkCudaErrors(cudaSetDevice(0));
