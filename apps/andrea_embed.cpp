@@ -14,7 +14,10 @@
 #include "apps/file_options.hpp"
 #include "apps/grouped.hpp"
 #include "apps/ids_input.hpp"
+#include "apps/int_option.hpp"
 #include "apps/npy.hpp"
+#include "apps/output_files.hpp"
+#include "apps/printable.hpp"
 #include "apps/train_commands.hpp"
 #include "core/check.hpp"
 #include "core/errors.hpp"
@@ -48,7 +51,11 @@ std::vector<std::int32_t> read_input(const Options& o, const Config& config, std
                                                            : cli::IdsFormat::uint16;
     *what = fmt::format("{} ({}, offset {})", o.ids_file,
                         format == cli::IdsFormat::text ? "text" : "raw uint16", o.offset);
-    return cli::read_ids_file(o.ids_file, format, o.offset, o.length);
+    if (o.length > config.context_length) {
+      throw InputError(fmt::format("--length {} is more than the context length T = {} of {}", o.length,
+                                   config.context_length, config.name));
+    }
+    return cli::read_ids_file(o.ids_file, format, o.offset, o.length, config.context_length);
   }
   if (o.has_text) {
     *what = "--text as UTF-8 byte ids 0-255 (any bytes are taken as they are)";
@@ -134,8 +141,12 @@ int run(const Options& o) {
   // Check the ids before the tables are drawn (combine checks them again).
   check::sequence_length(static_cast<std::int64_t>(ids.size()), config.context_length);
   check::token_ids(ids, config.vocab_size);
-  if (o.has_out) cli::check_writable(o.out);
   cli::check_file_options(o.files);
+  std::vector<cli::NamedPath> outputs = cli::output_paths(o.files), inputs;
+  if (o.has_out) outputs.push_back({"--out", o.out});
+  if (o.has_ids_file) inputs.push_back({"--ids-file", o.ids_file});
+  if (loaded) inputs.push_back({"--weights", o.files.weights});
+  cli::check_outputs(outputs, inputs);  // before any work: no output is another, none is an input
 
   Matrix wte, wpe;
   ParameterReport report;
@@ -161,12 +172,12 @@ int run(const Options& o) {
              grouped(config.vocab_size), config.d_model, grouped(config.context_length),
              loaded ? "from the tables' shapes" : config.tied_head ? "tied head" : "untied head");
   if (loaded) {
-    fmt::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", o.files.weights,
+    fmt::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", cli::printable(o.files.weights),
                loaded->wte_name, loaded->wte_dtype, loaded->wpe_name, loaded->wpe_dtype);
   } else {
     fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model, o.seed);
   }
-  fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), source,
+  fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
              fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
              ids.size() > 8 ? ", ..." : "");
   fmt::print("  positions {}\n", learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
@@ -174,10 +185,18 @@ int run(const Options& o) {
                                          : "sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), w_i = 10000^(-2i/d_model)");
   print_parameters(config, report, learned);
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
-  cli::write_file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
+  // Every output's bytes first (a refused picture or table stops here), then all written or none.
+  std::vector<cli::Output> files = cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   if (o.has_out) {
-    cli::write_npy(o.out, x);
-    fmt::print("\nwrote {} (float32, shape ({}, {}))\n", o.out, x.rows(), x.cols());
+    files.push_back({{o.out, cli::npy_bytes(x, "x (for --out)")},
+                     fmt::format("float32, shape ({}, {})", x.rows(), x.cols())});
+  }
+  std::vector<cli::FileBytes> bytes;
+  for (cli::Output& f : files) bytes.push_back(std::move(f.file));
+  cli::write_all(bytes);
+  if (!files.empty()) fmt::print("\n");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    fmt::print("wrote {} ({})\n", cli::printable(bytes[i].path), files[i].note);
   }
   return 0;
 }
@@ -195,24 +214,28 @@ int main(int argc, char** argv) {
                               "a file of ids: text (comma/whitespace) or raw little-endian uint16 "
                               "as nanoGPT's train.bin (*.bin)");
   app.add_option("--ids-format", o.ids_format, "format of --ids-file: auto (by extension), text, uint16")
-      ->check(CLI::IsMember({"auto", "text", "uint16"}));
-  app.add_option("--offset", o.offset, "first id of the window read from --ids-file (default 0)")
+      ->check(CLI::IsMember({"auto", "text", "uint16"}))
+      ->capture_default_str();
+  cli::add_int_option<std::int64_t>(app, "--offset", o.offset, 0, INT64_MAX,
+                                    "first id of the window read from --ids-file")
+      ->needs(file);
+  cli::add_int_option<std::int64_t>(app, "--length", o.length, 1, INT64_MAX,
+                                    "number of ids read from --ids-file (n <= T; default: to the end, at most T)")
       ->needs(file)
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--length", o.length, "number of ids read from --ids-file (n <= T; default: to the end)")
-      ->needs(file)
-      ->check(CLI::NonNegativeNumber);
+      ->default_str("");
   auto* text = app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
   ids->excludes(file)->excludes(text);
   file->excludes(text);
-  app.add_option("--config", o.config, "andrea-120m (default) or gpt2-124m")
-      ->check(CLI::IsMember({"andrea-120m", "gpt2-124m"}));
-  app.add_option("--seed", o.seed, "seed of the Philox init and of the example ids (default 1337)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option("--config", o.config, "andrea-120m or gpt2-124m")
+      ->check(CLI::IsMember({"andrea-120m", "gpt2-124m"}))
+      ->capture_default_str();
+  cli::add_int_option<std::uint64_t>(app, "--seed", o.seed, 0, UINT64_MAX,
+                                     "seed of the Philox init and of the example ids");
   auto* out = app.add_option("--out", o.out,
                              "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
   app.add_option("--positions", o.positions,
-                 "learned (default: the table wpe) or sinusoidal (the fixed table of lesson 7, 0 parameters)");
+                 "learned (the table wpe) or sinusoidal (the fixed table of lesson 7, 0 parameters)")
+      ->capture_default_str();
   auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cudasim (CUDA kernels on the CPU) or gpu (GPU); default: the GPU if present, else cpu");
   cli::add_file_options(app, o.files);
@@ -221,7 +244,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
-    fmt::print(stderr, "andrea-embed: error: {} (see andrea-embed --help)\n", e.what());
+    fmt::print(stderr, "andrea-embed: error: {} (see andrea-embed --help)\n", cli::printable(e.what()));
     return 2;
   }
   o.has_ids = ids->count() > 0;
@@ -241,15 +264,16 @@ int main(int argc, char** argv) {
       return training.run();
     }
     return run(o);
-  } catch (const andrea::InputError& e) {
-    fmt::print(stderr, "andrea-embed: error: {}\n", e.what());
+  } catch (const andrea::InputError& e) {  // messages quote files: printed escaped
+    fmt::print(stderr, "andrea-embed: error: {}\n", cli::printable(e.what()));
     return 2;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit (a smaller "
-                       "--d-model or corpus?)\n");
+    fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
+               training.chosen() ? "a smaller train --d-model, or a smaller corpus or --min-count above 1?"
+                                 : "a smaller --weights file?");
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "andrea-embed: failed: {}\n", e.what());
+    fmt::print(stderr, "andrea-embed: failed: {}\n", cli::printable(e.what()));
     return 1;
   }
 }

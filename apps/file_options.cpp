@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "apps/npy.hpp"
 #include "apps/svg.hpp"
 #include "core/errors.hpp"
 
@@ -30,15 +29,23 @@ void check_file_options(const FileOptions& f) {
     if (f.options[i]->count() > 0 && files[i]->empty()) {
       throw InputError(fmt::format("{} needs a file name", f.options[i]->get_name()));
     }
-    if (i > 0 && f.options[i]->count() > 0) check_writable(*files[i]);
   }
   if (f.options[4]->count() > 0) {
     if (f.plot_table[0] != "wte" && f.plot_table[0] != "wpe") {
       throw InputError(fmt::format("--plot-table draws wte or wpe, not '{}'", f.plot_table[0]));
     }
     if (f.plot_table[1].empty()) throw InputError("--plot-table needs a file name");
-    check_writable(f.plot_table[1]);
   }
+}
+
+std::vector<NamedPath> output_paths(const FileOptions& f) {
+  std::vector<NamedPath> out;
+  const std::string* files[] = {&f.weights, &f.save_weights, &f.plot_similarity, &f.plot_norms};
+  for (int i = 1; i < 4; ++i) {
+    if (f.options[i]->count() > 0) out.push_back({f.options[i]->get_name(), *files[i]});
+  }
+  if (f.options[4]->count() > 0) out.push_back({"--plot-table", f.plot_table[1]});
+  return out;
 }
 
 std::optional<EmbeddingTables> load_weights(const FileOptions& f) {
@@ -52,16 +59,16 @@ ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe) {
   return {token, position, token + position, 4 * (token + position)};
 }
 
-void write_file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
-                        std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
-                        std::span<const std::int32_t> ids) {
-  // Every file's bytes first, so that a refused picture leaves nothing written.
-  std::vector<std::pair<std::string, std::string>> files;  // path, bytes
-  std::vector<std::string> notes;
+std::vector<Output> file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
+                                 std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
+                                 std::span<const std::int32_t> ids) {
+  std::vector<Output> files;
+  const auto add = [&](const std::string& path, std::string bytes, std::string note) {
+    files.push_back({{path, std::move(bytes)}, std::move(note)});
+  };
   if (f.options[1]->count() > 0) {
-    files.emplace_back(f.save_weights, weights_bytes(wte, wpe, config, seed));
-    notes.push_back(fmt::format("safetensors: wte ({}, {}), wpe ({}, {}) F32", wte.rows(), wte.cols(),
-                                wpe.rows(), wpe.cols()));
+    add(f.save_weights, weights_bytes(wte, wpe, config, seed),
+        fmt::format("safetensors: wte ({}, {}), wpe ({}, {}) F32", wte.rows(), wte.cols(), wpe.rows(), wpe.cols()));
   }
   if (f.options[2]->count() > 0) {  // cosine similarities of the first rows of x
     const std::int64_t k = std::min<std::int64_t>(x.rows(), 16);
@@ -69,29 +76,23 @@ void write_file_outputs(const FileOptions& f, const Backend& backend, const Conf
     backend.cosine_matrix(ConstFloatView(x.data(), k, x.cols()), cos);
     std::vector<std::string> labels;
     for (std::int64_t t = 0; t < k; ++t) labels.push_back(fmt::format("t={} id {}", t, ids[static_cast<std::size_t>(t)]));
-    files.emplace_back(f.plot_similarity,
-                       svg::heatmap(fmt::format("cosine similarity of the first {} rows of x", k), labels, cos));
-    notes.push_back(fmt::format("SVG heatmap, {} x {} cosines", k, k));
+    add(f.plot_similarity, svg::heatmap(fmt::format("cosine similarity of the first {} rows of x", k), labels, cos),
+        fmt::format("SVG heatmap, {} x {} cosines", k, k));
   }
   if (f.options[3]->count() > 0) {  // row norms of x
     std::vector<float> norms(static_cast<std::size_t>(x.rows()));
     backend.row_norms(x, norms);
-    files.emplace_back(f.plot_norms,
-                       svg::histogram(fmt::format("row norms ||x[t]|| of the {} rows of x", x.rows()), norms));
-    notes.push_back(fmt::format("SVG histogram of {} row norms", norms.size()));
+    add(f.plot_norms, svg::histogram(fmt::format("row norms ||x[t]|| of the {} rows of x", x.rows()), norms),
+        fmt::format("SVG histogram of {} row norms", norms.size()));
   }
   if (f.options[4]->count() > 0) {  // a table, rows x dimensions
     const ConstFloatView table = f.plot_table[0] == "wte" ? wte : wpe;
-    files.emplace_back(f.plot_table[1], svg::table_image(f.plot_table[0], table));
-    notes.push_back(fmt::format("SVG image of {} ({}, {}): rows 0..{}, dimensions 0..{}", f.plot_table[0],
-                                table.rows(), table.cols(), std::min<std::int64_t>(table.rows(), 64) - 1,
-                                std::min<std::int64_t>(table.cols(), 128) - 1));
+    add(f.plot_table[1], svg::table_image(f.plot_table[0], table),
+        fmt::format("SVG image of {} ({}, {}): rows 0..{}, dimensions 0..{}", f.plot_table[0], table.rows(),
+                    table.cols(), std::min<std::int64_t>(table.rows(), 64) - 1,
+                    std::min<std::int64_t>(table.cols(), 128) - 1));
   }
-  if (!files.empty()) fmt::print("\n");
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    write_file(files[i].first, files[i].second);
-    fmt::print("wrote {} ({})\n", files[i].first, notes[i]);
-  }
+  return files;
 }
 
 }  // namespace andrea::cli

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/backend.hpp"
+#include "apps/output_files.hpp"
 #include "apps/weights.hpp"
 #include "core/config.hpp"
 #include "reference/params.hpp"
@@ -26,8 +27,17 @@ struct FileOptions {
 void add_file_options(CLI::App& app, FileOptions& f);
 
 /// Throws andrea::InputError, before any work, when a given option's file name
-/// is empty, a table name is not wte or wpe, or an output path cannot be written.
+/// is empty or a table name is not wte or wpe.
 void check_file_options(const FileOptions& f);
+
+/// The output files asked for (--save-weights, --plot-*), for check_outputs.
+std::vector<NamedPath> output_paths(const FileOptions& f);
+
+/// One output file's bytes and what it holds, for the line printed once it is written.
+struct Output {
+  FileBytes file;
+  std::string note;
+};
 
 /// The tables of --weights (load_embedding_tables), or nothing when not given.
 /// Throws andrea::InputError when the file name is empty or the file is refused.
@@ -36,10 +46,11 @@ std::optional<EmbeddingTables> load_weights(const FileOptions& f);
 /// What was loaded, counted from the tables read (float32 in memory).
 ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe);
 
-/// Writes every output file asked for: --save-weights (wte, wpe, config, seed),
-/// and the pictures of x (n, d_model) and the tables. Prints one line per file.
-void write_file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
-                        std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
-                        std::span<const std::int32_t> ids);
+/// The bytes of every output file asked for: --save-weights (wte, wpe, config, seed),
+/// and the pictures of x (n, d_model) and the tables. Writes nothing (write_all does).
+/// Throws andrea::InputError when a table or a picture is refused (a non-finite value).
+std::vector<Output> file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
+                                 std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
+                                 std::span<const std::int32_t> ids);
 
 }  // namespace andrea::cli

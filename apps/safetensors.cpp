@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "apps/npy.hpp"
+#include "apps/finite.hpp"
 #include "core/errors.hpp"
 
 namespace andrea::cli {
@@ -29,9 +29,18 @@ struct Entry {
   std::uint64_t begin = 0, end = 0;
 };
 
+// Bytes per element of the dtypes the format defines (0: unknown); this reader converts
+// only F32, BF16 and F16, and checks the others' sizes without reading them.
 std::uint64_t element_size(const std::string& dtype) {
-  return dtype == "F32" ? 4 : (dtype == "BF16" || dtype == "F16") ? 2 : 0;
+  static const std::map<std::string, std::uint64_t, std::less<>> sizes = {
+      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1}, {"I16", 2},
+      {"U16", 2},  {"F16", 2}, {"BF16", 2}, {"I32", 4},    {"U32", 4},     {"F32", 4},
+      {"I64", 8},  {"U64", 8}, {"F64", 8}};
+  const auto it = sizes.find(dtype);
+  return it == sizes.end() ? 0 : it->second;
 }
+
+bool convertible(const std::string& dtype) { return dtype == "F32" || dtype == "BF16" || dtype == "F16"; }
 
 std::uint64_t read_le(std::string_view bytes, std::size_t at, int count) {
   std::uint64_t value = 0;
@@ -53,7 +62,7 @@ std::uint64_t unsigned_field(const json& value, std::string_view source, const s
 }
 
 Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_bytes,
-                  std::string_view source) {
+                  std::string_view source, bool wanted) {
   const auto fail = [&](std::string_view what) {
     return InputError(fmt::format("{}: tensor '{}': {}", source, name, what));
   };
@@ -64,7 +73,7 @@ Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_
   Entry e{name, "", {}, 0, 0};
   if (!info["dtype"].is_string()) throw fail("dtype is not a string");
   e.dtype = info["dtype"].get<std::string>();
-  if (element_size(e.dtype) == 0) {
+  if (wanted && !convertible(e.dtype)) {  // a tensor not needed may be of any dtype
     throw fail(fmt::format("unsupported dtype '{}' (this reader takes F32, BF16 and F16)", e.dtype));
   }
   const json& shape = info["shape"];
@@ -94,6 +103,7 @@ Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_
                            data_bytes));
   }
   const std::uint64_t size = element_size(e.dtype);
+  if (size == 0) return e;  // a dtype newer than this reader, in a tensor it does not read
   if (too_big || count * size != e.end - e.begin) {
     throw fail(fmt::format("shape [{}] of {} needs {} bytes but data_offsets [{}, {}] hold {}",
                            fmt::join(e.shape, ", "), e.dtype,
@@ -180,30 +190,75 @@ Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::
     throw InputError(fmt::format("{}: header length {} exceeds the limit of {} bytes", source, n,
                                  max_header_bytes));
   }
-  json header;
-  try {
-    header = json::parse(read(8, n));
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
-  }
-  if (!header.is_object()) {
-    throw InputError(fmt::format("{}: the header is a JSON {}, not an object", source,
-                                 header.type_name()));
-  }
   const std::uint64_t data_bytes = file_size - 8 - n;
+  const auto is_wanted = [&](const std::string& name) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+  };
   Safetensors out;
   std::vector<Entry> entries;
-  for (const auto& [name, info] : header.items()) {
-    if (name == "__metadata__") {
-      out.metadata = parse_metadata(info, source);
-    } else {
-      entries.push_back(parse_entry(name, info, data_bytes, source));
+  // The header is parsed event by event (nlohmann's parser callback): each entry is
+  // checked and dropped as soon as it closes, so memory stays a small multiple of the
+  // header, a value nested deeper than the format's own ({name: {field: [number]}})
+  // stops the parse at once, and a name or a field given twice is refused (a JSON
+  // object would keep the last one).
+  std::set<std::string> names, fields;
+  std::string name;            // the entry being read
+  std::int64_t elements = 0;   // in the array being read
+  const auto fail = [&](const std::string& what) {
+    return InputError(fmt::format("{}: {}", source, what));
+  };
+  const auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
+    using Event = json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        if (depth == 0 && event == Event::array_start) throw fail("the header is a JSON array, not an object");
+        if (depth >= 3 || (depth == 2 && event == Event::object_start)) {
+          throw fail(fmt::format("tensor '{}': the entry nests deeper than a safetensors header does", name));
+        }
+        if (depth == 1) fields.clear();
+        elements = 0;
+        return true;
+      case Event::key: {
+        const std::string key = parsed.get<std::string>();
+        if (depth == 1) {
+          name = key;
+          if (!names.insert(key).second) throw fail(fmt::format("tensor '{}' is named twice in the header", key));
+        } else if (!fields.insert(key).second) {
+          throw fail(name == "__metadata__" ? fmt::format("__metadata__ key '{}' is given twice", key)
+                                            : fmt::format("tensor '{}': field \"{}\" is given twice", name, key));
+        }
+        return true;
+      }
+      case Event::value:
+        if (depth == 0) throw fail(fmt::format("the header is a JSON {}, not an object", parsed.type_name()));
+        if (depth == 3 && ++elements > 64) {
+          throw fail(fmt::format("tensor '{}': an array of more than 64 entries (a shape has a few)", name));
+        }
+        if (depth != 1) return true;
+        [[fallthrough]];  // an entry that is a number, a string...: parse_entry says what is wrong
+      case Event::object_end:
+        if (depth != 1) return true;
+        if (name == "__metadata__") {
+          out.metadata = parse_metadata(parsed, source);
+        } else {
+          entries.push_back(parse_entry(name, parsed, data_bytes, source, is_wanted(name)));
+        }
+        return false;  // checked and kept as an Entry: the JSON value is dropped
+      default:
+        return true;
     }
+  };
+  try {
+    const json rest = json::parse(read(8, n), on_event);  // every entry was taken out
+    (void)rest;
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
   }
   check_layout(entries, data_bytes, source);
   for (const Entry& e : entries) {
     out.names.push_back(e.name);
-    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), e.name) != wanted.end()) {
+    if (is_wanted(e.name)) {
       out.tensors.push_back({e.name, e.dtype, e.shape, to_float(e, read(8 + n + e.begin, e.end - e.begin))});
     }
   }
@@ -273,6 +328,7 @@ std::string safetensors_bytes(const std::vector<NamedTable>& tables,
     if (t.name.empty() || t.name == "__metadata__" || !seen.insert(t.name).second) {
       throw InputError(fmt::format("cannot write a tensor named '{}': empty, repeated or reserved", t.name));
     }
+    check_finite_rows(t.table, fmt::format("cannot write tensor '{}':", t.name));
     const std::uint64_t bytes = static_cast<std::uint64_t>(t.table.size()) * 4;
     header[t.name] = {{"dtype", "F32"},
                       {"shape", {t.table.rows(), t.table.cols()}},
@@ -292,9 +348,5 @@ std::string safetensors_bytes(const std::vector<NamedTable>& tables,
   return out;
 }
 
-void write_safetensors(const std::string& path, const std::vector<NamedTable>& tables,
-                       const std::map<std::string, std::string>& metadata) {
-  write_file(path, safetensors_bytes(tables, metadata));
-}
 
 }  // namespace andrea::cli

@@ -43,9 +43,13 @@ struct Safetensors {
 /// Throws andrea::InputError naming the tensor and what is wrong when the bytes
 /// are truncated, the header length runs past the end, the header is not a JSON
 /// object, an entry lacks dtype/shape/data_offsets or has them of the wrong type,
-/// the dtype is not F32/BF16/F16, shape × element size differs from the byte
-/// range, the byte ranges overlap, leave a hole, run backwards or past the data,
-/// or __metadata__ is not an object of strings. Nothing is returned half-read.
+/// a tensor is named twice or an entry gives a field twice, the header nests deeper
+/// than the format's {name: {field: [number, ...]}} or an array has more than 64
+/// entries, a wanted tensor's dtype is not F32/BF16/F16 (a tensor not wanted may have
+/// any dtype), shape × element size differs from the byte range (for the dtypes the
+/// format defines), the byte ranges overlap, leave a hole, run backwards or past the
+/// data, or __metadata__ is not an object of strings. Nothing is returned half-read;
+/// memory and time stay proportional to the header and the wanted tensors.
 Safetensors parse_safetensors(std::string_view bytes, std::string_view source,
                               const std::vector<std::string>& wanted = {});
 
@@ -62,15 +66,12 @@ struct NamedTable {
 /// The bytes of a safetensors file holding `tables` as F32 (shape [rows, cols],
 /// in the order given) and `metadata` as __metadata__. The header is padded with
 /// spaces to a multiple of 8 bytes, as the safetensors library does.
-/// Throws andrea::InputError when a name is empty, repeated or "__metadata__".
+/// Write them with write_all (apps/output_files.hpp). Throws andrea::InputError when a
+/// name is empty, repeated or "__metadata__", or a table holds a non-finite value (the
+/// message names the tensor and the row).
 std::string safetensors_bytes(const std::vector<NamedTable>& tables,
                               const std::map<std::string, std::string>& metadata);
 
-/// Writes safetensors_bytes() to `path` through a temporary file renamed into
-/// place, so a failure leaves no partial file. Throws andrea::InputError when the
-/// path cannot be written (check_writable) or for the cases of safetensors_bytes.
-void write_safetensors(const std::string& path, const std::vector<NamedTable>& tables,
-                       const std::map<std::string, std::string>& metadata);
 
 /// float32 from the upper 16 bits (bfloat16) and from IEEE 754 binary16 (F16):
 /// exact conversions, subnormals, infinities and NaNs included.

@@ -4,14 +4,16 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "apps/printable.hpp"
 #include "core/errors.hpp"
 
 namespace andrea::svg {
 
 namespace {
 
-// Text for XML: & < > " escaped.
-std::string escape(std::string_view text) {
+// Text for XML: printable (valid UTF-8, no control character), then & < > " escaped.
+std::string escape(std::string_view raw) {
+  const std::string text = cli::printable(raw);
   std::string out;
   for (const char c : text) {
     switch (c) {

@@ -5,11 +5,12 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 #include <map>
 
 #include "apps/backend.hpp"
-#include "apps/npy.hpp"
+#include "apps/int_option.hpp"
+#include "apps/output_files.hpp"
+#include "apps/printable.hpp"
 #include "apps/safetensors.hpp"
 #include "apps/svg.hpp"
 #include "core/errors.hpp"
@@ -51,10 +52,10 @@ void print_progress(const Progress& p, std::int64_t epochs) {
 
 void print_matrix(const Matrix& cos, const std::vector<std::string>& words) {
   fmt::print("{:>12}", "");
-  for (const std::string& w : words) fmt::print(" {:>10}", w.substr(0, 10));
+  for (const std::string& w : words) fmt::print(" {:>10}", printable(w.substr(0, 10)));
   fmt::print("\n");
   for (std::size_t i = 0; i < words.size(); ++i) {
-    fmt::print("{:>12}", words[i].substr(0, 12));
+    fmt::print("{:>12}", printable(words[i].substr(0, 12)));
     for (std::size_t j = 0; j < words.size(); ++j) {
       fmt::print(" {:>+10.3f}", cos(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j)));
     }
@@ -63,16 +64,18 @@ void print_matrix(const Matrix& cos, const std::vector<std::string>& words) {
 }
 
 void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::string& word, std::int64_t k) {
-  fmt::print("nearest {} words to '{}' by cosine:\n", k, word);
+  fmt::print("nearest {} words to '{}' by cosine:\n", k, printable(word));
   for (const auto& [w, c] : nearest(table, vocab, word, k)) {
-    fmt::print("  {:<16} {:+.3f}   ({} times in the corpus)\n", w, c, vocab.counts[static_cast<std::size_t>(vocab.at(w))]);
+    fmt::print("  {:<16} {:+.3f}   ({} times in the corpus)\n", printable(w), c,
+               vocab.counts[static_cast<std::size_t>(vocab.at(w))]);
   }
 }
 
 void print_pairs(ConstFloatView table, const Vocabulary& vocab, const std::string& path) {
   const std::vector<WordPair> pairs = read_pairs(path);
   const PairReport r = evaluate_pairs(table, vocab, pairs);
-  fmt::print("pairs ({}): {} related, mean cosine {:+.3f}; {} unrelated, mean {:+.3f}, median {:+.3f}\n", path,
+  fmt::print("pairs ({}): {} related, mean cosine {:+.3f}; {} unrelated, mean {:+.3f}, median {:+.3f}\n",
+             printable(path),
              r.related, r.mean_related, r.unrelated, r.mean_unrelated, r.median_unrelated);
   fmt::print("  related pairs above the median unrelated pair: {:.1f}%\n", 100 * r.related_above_median);
 }
@@ -106,11 +109,11 @@ Weights load(const std::string& path) {
     throw InputError(fmt::format("the weights {} have {} rows but the vocabulary {} has {} words", path,
                                  w.table.rows(), vocab_file, w.vocab.size()));
   }
-  for (std::int64_t r = 0; r < w.table.rows(); ++r) {
+  for (std::int64_t r = 0; r < w.table.rows(); ++r) {  // checked where it is read: file, tensor, row, word
     for (const float x : w.table.row(r)) {
       if (!std::isfinite(x)) {
-        throw InputError(fmt::format("row {} ('{}') of wte in {} holds {}: a finite value is required", r,
-                                     w.vocab.words[static_cast<std::size_t>(r)], path, x));
+        throw InputError(fmt::format("{}: tensor 'wte' row {} (the word '{}') holds {}: every value must be finite",
+                                     path, r, w.vocab.words[static_cast<std::size_t>(r)], x));
       }
     }
   }
@@ -127,18 +130,26 @@ void reset_to_init(Matrix& table, std::uint64_t seed) {
 }  // namespace
 
 TrainingCommands::TrainingCommands(CLI::App& app) {
+  app.require_subcommand(0, 1);  // one command a run: a word after it is a word, never a command
   train_ = app.add_subcommand("train", "lesson 9: train wte with skip-gram and negative sampling on WordNet");
-  train_->add_option("--corpus", corpus_, "a WordNet dict folder (default /usr/share/wordnet) or a text file, one sentence a line");
-  train_->add_option("--min-count", min_count_, "words seen fewer times become <unk> (default 3)");
-  train_->add_option("--d-model", options_.d_model, "width of the tables (default 64)");
-  train_->add_option("--window", options_.window, "context words on each side, at most (default 5)");
-  train_->add_option("--negatives", options_.negatives, "negatives per pair (default 5)");
-  train_->add_option("--epochs", options_.epochs, "passes over the corpus (default 10)");
-  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0 (default 0.05)");
-  train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off (default 1e-4)");
-  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init (default 0.1)");
-  train_->add_option("--seed", options_.seed, "Philox seed of the init and every draw (default 1337)");
-  train_->add_option("--out", out_, "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it (default embeddings.safetensors)");
+  train_->add_option("--corpus", corpus_, "a WordNet dict folder or a text file, one sentence a line")
+      ->capture_default_str();
+  add_int_option<std::int64_t>(*train_, "--min-count", min_count_, 1, INT64_MAX,
+                               "words seen fewer times become <unk>");
+  add_int_option<std::int64_t>(*train_, "--d-model", options_.d_model, 1, max_d_model, "width of the tables");
+  add_int_option<std::int64_t>(*train_, "--window", options_.window, 1, max_window,
+                               "context words on each side, at most");
+  add_int_option<std::int64_t>(*train_, "--negatives", options_.negatives, 1, max_negatives, "negatives per pair");
+  add_int_option<std::int64_t>(*train_, "--epochs", options_.epochs, 1, max_epochs, "passes over the corpus");
+  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0")->capture_default_str();
+  train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off")
+      ->capture_default_str();
+  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init")
+      ->capture_default_str();
+  add_int_option<std::uint64_t>(*train_, "--seed", options_.seed, 0, UINT64_MAX,
+                                "Philox seed of the init and every draw");
+  train_->add_option("--out", out_, "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it")
+      ->capture_default_str();
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
   train_->add_option("--backend", backend_, "cpu (default: the C++ reference, whose numbers the lesson quotes), cudasim (the CUDA kernels on the CPU) or gpu (GPU, tables in device memory)");
@@ -150,13 +161,14 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
   similar_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
-  similar_->add_option("--init-seed", init_seed_, "use the untrained table instead: the init W started from, with this seed")
-      ->check(CLI::NonNegativeNumber);
+  init_seed_option_ = add_int_option<std::uint64_t>(*similar_, "--init-seed", init_seed_, 0, UINT64_MAX,
+                                                    "use the untrained table instead: the init W started from, with this seed");
+  init_seed_option_->default_str("");
 
   neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
   neighbors_->add_option("--weights", weights_, "the .safetensors file written by train (its .vocab.txt beside it)")->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
-  neighbors_->add_option("-k", k_, "how many (default 10)");
+  add_int_option<std::int64_t>(*neighbors_, "-k", k_, 1, INT64_MAX, "how many (at most the vocabulary's other words)");
   neighbors_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
 }
 
@@ -173,36 +185,26 @@ int TrainingCommands::run_train() const {
   const std::vector<Backend> all = backends();  // an unusable backend fails before any work
   const Backend* backend = dump_.empty() ? &pick_backend(all, backend_, true) : nullptr;
   const std::string vocab_file = vocabulary_file(out_);
-  for (const std::string& path : {out_, vocab_file}) check_writable(path);
+  std::vector<NamedPath> inputs = {{"--corpus", corpus_}};
+  if (!pairs_.empty()) inputs.push_back({"--pairs", pairs_});
+  std::vector<NamedPath> outputs;
+  if (dump_.empty()) {
+    outputs.push_back({"--out", out_});
+    outputs.push_back({"--out's vocabulary", vocab_file});
+  } else {
+    outputs.push_back({"--dump-corpus", dump_});
+  }
+  check_outputs(outputs, inputs);
 
   const Corpus corpus = read_corpus(corpus_);
   const Vocabulary vocab = build_vocabulary(corpus, min_count_);
   const std::vector<std::int32_t> ids = encode(corpus, vocab);
   if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), vocab);  // a bad list fails now, not after training
   if (!dump_.empty()) {  // the same text for another trainer (bench/training_vs_fasttext.sh)
-    check_writable(dump_);
-    std::ofstream out(dump_, std::ios::trunc);
-    for (std::int64_t s = 0; s < corpus.sentences(); ++s) {
-      for (std::int64_t i = corpus.sentence_starts[static_cast<std::size_t>(s)];
-           i < corpus.sentence_starts[static_cast<std::size_t>(s) + 1]; ++i) {
-        out << vocab.words[static_cast<std::size_t>(ids[static_cast<std::size_t>(i)])]
-            << (i + 1 < corpus.sentence_starts[static_cast<std::size_t>(s) + 1] ? ' ' : '\n');
-      }
-    }
-    if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", dump_));
+    write_file(dump_, corpus_text(corpus, vocab, ids));
     return 0;
   }
-  fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n", corpus.source,
-             corpus.words.size(), corpus.sentences());
-  fmt::print("vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} times\n",
-             vocab.size(), vocab.counts[0], min_count_, min_count_);
-  fmt::print("model    skip-gram, negative sampling: d_model {}, window {}, {} negatives, {} epochs, "
-             "lr {} linear to 0, subsample {}, seed {}\n",
-             options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
-             options_.subsample, options_.seed);
-  fmt::print("backend  {}: {}\n", backend->name, backend->description);
-  std::fflush(stdout);
-
+  print_setup(corpus, vocab, *backend);
   double seconds = 0.0;
   const Tables tables = train(ids, corpus.sentence_starts, vocab, options_, [&](const Progress& p) {
     seconds = p.seconds;
@@ -214,33 +216,60 @@ int TrainingCommands::run_train() const {
              static_cast<double>(ids.size() * static_cast<std::size_t>(options_.epochs)) / seconds,
              backend->name == "cpu" ? std::string_view("one thread") : backend->name);
 
-  // The vocabulary first under a temporary name, then the tables (written through a
-  // temporary file of their own), then the rename: no partial output.
-  const std::string tmp = vocab_file + fmt::format(".partial-{}", ::getpid());
-  const std::map<std::string, std::string> metadata = {
-      {"format", "andrea-embeddings lesson 9: skip-gram with negative sampling"},
-      {"corpus", corpus.source},
-      {"vocab_size", std::to_string(vocab.size())},
-      {"d_model", std::to_string(options_.d_model)},
-      {"window", std::to_string(options_.window)},
-      {"negatives", std::to_string(options_.negatives)},
-      {"epochs", std::to_string(options_.epochs)},
-      {"lr", fmt::format("{}", options_.lr)},
-      {"subsample", fmt::format("{}", options_.subsample)},
-      {"init_scale", fmt::format("{}", options_.init_scale)},
-      {"min_count", std::to_string(min_count_)},
-      {"seed", std::to_string(options_.seed)}};
-  try {
-    write_vocabulary(tmp, vocab);
-    write_safetensors(out_, {{"wte", tables.wte}, {"wout", tables.wout}}, metadata);
-    std::filesystem::rename(tmp, vocab_file);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  fmt::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", out_, vocab.size(),
-             options_.d_model, vocab_file);
+  // Both files or neither (a table that is not finite is refused before either is written).
+  std::vector<FileBytes> files(2);
+  files[0] = {vocab_file, vocabulary_text(vocab)};
+  files[1] = {out_, safetensors_bytes({{"wte", tables.wte}, {"wout", tables.wout}}, metadata(corpus, vocab))};
+  write_all(files);
+  fmt::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", printable(out_), vocab.size(),
+             options_.d_model, printable(vocab_file));
+  print_results(tables, vocab);
+  return 0;
+}
 
+std::string TrainingCommands::corpus_text(const Corpus& corpus, const Vocabulary& vocab,
+                                          std::span<const std::int32_t> ids) const {
+  std::string out;
+  for (std::int64_t s = 0; s < corpus.sentences(); ++s) {
+    const auto [begin, end] = std::pair(corpus.sentence_starts[static_cast<std::size_t>(s)],
+                                        corpus.sentence_starts[static_cast<std::size_t>(s) + 1]);
+    for (std::int64_t i = begin; i < end; ++i) {
+      out += vocab.words[static_cast<std::size_t>(ids[static_cast<std::size_t>(i)])];
+      out += i + 1 < end ? ' ' : '\n';
+    }
+  }
+  return out;
+}
+
+void TrainingCommands::print_setup(const Corpus& corpus, const Vocabulary& vocab, const Backend& backend) const {
+  fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n", printable(corpus.source),
+             corpus.words.size(), corpus.sentences());
+  fmt::print("vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} times\n",
+             vocab.size(), vocab.counts[0], min_count_, min_count_);
+  fmt::print("model    skip-gram, negative sampling: d_model {}, window {}, {} negatives, {} epochs, "
+             "lr {} linear to 0, subsample {}, seed {}\n",
+             options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
+             options_.subsample, options_.seed);
+  fmt::print("backend  {}: {}\n", backend.name, backend.description);
+  std::fflush(stdout);
+}
+
+std::map<std::string, std::string> TrainingCommands::metadata(const Corpus& corpus, const Vocabulary& vocab) const {
+  return {{"format", "andrea-embeddings lesson 9: skip-gram with negative sampling"},
+          {"corpus", corpus.source},
+          {"vocab_size", std::to_string(vocab.size())},
+          {"d_model", std::to_string(options_.d_model)},
+          {"window", std::to_string(options_.window)},
+          {"negatives", std::to_string(options_.negatives)},
+          {"epochs", std::to_string(options_.epochs)},
+          {"lr", fmt::format("{}", options_.lr)},
+          {"subsample", fmt::format("{}", options_.subsample)},
+          {"init_scale", fmt::format("{}", options_.init_scale)},
+          {"min_count", std::to_string(min_count_)},
+          {"seed", std::to_string(options_.seed)}};
+}
+
+void TrainingCommands::print_results(const Tables& tables, const Vocabulary& vocab) const {
   std::vector<std::string> shown;
   for (const std::string& w : kSourceWords) {
     if (vocab.find(w)) shown.push_back(w);
@@ -254,7 +283,6 @@ int TrainingCommands::run_train() const {
     if (vocab.find("cat")) print_neighbors(table, vocab, "cat", 10);
     if (!pairs_.empty()) print_pairs(table, vocab, pairs_);
   }
-  return 0;
 }
 
 int TrainingCommands::run_similar() const {
@@ -262,8 +290,13 @@ int TrainingCommands::run_similar() const {
   const std::vector<std::string> words = words_.empty() ? kSourceWords : words_;
   for (const std::string& word : words) w.vocab.at(word);  // unknown words: an error before any output
   if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), w.vocab);
-  if (!svg_.empty()) check_writable(svg_);
-  if (init_seed_ >= 0) reset_to_init(w.table, static_cast<std::uint64_t>(init_seed_));
+  if (!svg_.empty()) {
+    std::vector<NamedPath> inputs = {{"--weights", weights_}, {"--weights' vocabulary", vocabulary_file(weights_)}};
+    if (!pairs_.empty()) inputs.push_back({"--pairs", pairs_});
+    check_outputs({{"--svg", svg_}}, inputs);
+  }
+  const bool init = init_seed_option_->count() > 0;
+  if (init) reset_to_init(w.table, init_seed_);
   if (centre_) w.table = centred(w.table);
   const Matrix cos = word_cosines(w.table, w.vocab, words);
   print_matrix(cos, words);
@@ -271,7 +304,7 @@ int TrainingCommands::run_similar() const {
   if (!svg_.empty()) {
     const std::string title = fmt::format(
         "cosine similarity, {}{}",
-        init_seed_ >= 0 ? fmt::format("before training (init, seed {})", init_seed_) : "after training",
+        init ? fmt::format("before training (init, seed {})", init_seed_) : "after training",
         centre_ ? ", centred" : "");
     write_file(svg_, svg::heatmap(title, words, cos));  // apps/svg.hpp
   }
@@ -281,7 +314,11 @@ int TrainingCommands::run_similar() const {
 int TrainingCommands::run_neighbors() const {
   Weights w = load(weights_);
   if (centre_) w.table = centred(w.table);
-  if (k_ < 1) throw InputError(fmt::format("-k {} is not >= 1", k_));
+  const std::int64_t others = w.vocab.size() - 2;  // neither the word itself nor <unk>
+  if (k_ > others) {
+    throw InputError(fmt::format("-k {} is more than the {} other words of the vocabulary {} (<unk> aside)", k_,
+                                 others, vocabulary_file(weights_)));
+  }
   print_neighbors(w.table, w.vocab, words_.front(), k_);
   return 0;
 }

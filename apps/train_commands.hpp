@@ -2,9 +2,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "apps/backend.hpp"
+#include "training/corpus.hpp"
 #include "training/trainer.hpp"
 
 namespace andrea::cli {
@@ -22,13 +26,21 @@ class TrainingCommands {
   CLI::App *train_ = nullptr, *similar_ = nullptr, *neighbors_ = nullptr;
   training::TrainOptions options_;
   std::string backend_ = "cpu", corpus_ = "/usr/share/wordnet", out_ = "embeddings.safetensors", pairs_, weights_;
-  std::int64_t min_count_ = 3, k_ = 10, init_seed_ = -1;
+  std::int64_t min_count_ = 3, k_ = 10;
+  std::uint64_t init_seed_ = 0;
+  CLI::Option* init_seed_option_ = nullptr;
   bool quiet_ = false, centre_ = false;
   std::vector<std::string> words_;
   std::string svg_, dump_;
   int run_train() const;
   int run_similar() const;
   int run_neighbors() const;
+  // The steps of run_train.
+  std::string corpus_text(const training::Corpus& corpus, const training::Vocabulary& vocab,
+                          std::span<const std::int32_t> ids) const;
+  void print_setup(const training::Corpus& corpus, const training::Vocabulary& vocab, const Backend& backend) const;
+  std::map<std::string, std::string> metadata(const training::Corpus& corpus, const training::Vocabulary& vocab) const;
+  void print_results(const training::Tables& tables, const training::Vocabulary& vocab) const;
 };
 
 }  // namespace andrea::cli

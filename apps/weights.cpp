@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "apps/npy.hpp"
+#include "apps/finite.hpp"
 #include "apps/safetensors.hpp"
 #include "core/errors.hpp"
 
@@ -36,9 +36,11 @@ const Tensor& pick(const Safetensors& file, const std::string& table, const std:
                                names.size() > 8 ? ", ..." : ""));
 }
 
-Matrix to_matrix(const Tensor& t) {
+// The tensor as a table, its values checked where they are read.
+Matrix to_matrix(const Tensor& t, const std::string& path) {
   Matrix m(t.shape[0], t.shape[1]);
   std::copy(t.values.begin(), t.values.end(), m.view().data());
+  check_finite_rows(m, fmt::format("{}: tensor '{}'", path, t.name));
   return m;
 }
 
@@ -56,7 +58,7 @@ EmbeddingTables load_embedding_tables(const std::string& path) {
                                  path, wte.name, wte.shape[0], wte.shape[1], wpe.name, wpe.shape[0],
                                  wpe.shape[1]));
   }
-  return {to_matrix(wte), to_matrix(wpe), wte.name, wpe.name, wte.dtype, wpe.dtype};
+  return {to_matrix(wte, path), to_matrix(wpe, path), wte.name, wpe.name, wte.dtype, wpe.dtype};
 }
 
 Config config_of(const EmbeddingTables& t) {
@@ -73,9 +75,5 @@ std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& 
                             {"seed", std::to_string(seed)}});
 }
 
-void save_embedding_tables(const std::string& path, ConstFloatView wte, ConstFloatView wpe,
-                           const Config& config, std::uint64_t seed) {
-  write_file(path, weights_bytes(wte, wpe, config, seed));
-}
 
 }  // namespace andrea::cli

@@ -20,22 +20,19 @@ struct EmbeddingTables {
 ///   wte, wte.weight, transformer.wte, transformer.wte.weight   (and the same for wpe)
 /// Only those two tensors are converted to float32 (F32 as is; BF16, F16 widened).
 /// Throws andrea::InputError for every malformed file (read_safetensors), when a
-/// table is missing (the message lists the names tried), is not 2-D or empty,
-/// or when wte and wpe disagree on d_model.
+/// table is missing (the message lists the names tried), is not 2-D or empty, holds
+/// a non-finite value (the message names the file, the tensor and the row), or
+/// when wte and wpe disagree on d_model.
 EmbeddingTables load_embedding_tables(const std::string& path);
 
 /// The sizes of the loaded tables: V and d_model from wte, T from wpe.
 /// name: "the file's tables"; tied_head false, model_params 0 (unknown).
 Config config_of(const EmbeddingTables& tables);
 
-/// Writes wte and wpe (F32, names "wte" and "wpe") to `path` with __metadata__
-/// {"format": "andrea-embeddings", "config", "vocab_size", "d_model",
-/// "context_length", "seed"} (every value a string, as the format requires).
-/// Throws andrea::InputError when the path cannot be written.
-void save_embedding_tables(const std::string& path, ConstFloatView wte, ConstFloatView wpe,
-                           const Config& config, std::uint64_t seed);
-
-/// The bytes save_embedding_tables() writes.
+/// The bytes of a safetensors file of wte and wpe (F32, names "wte" and "wpe") with
+/// __metadata__ {"format": "andrea-embeddings", "config", "vocab_size", "d_model",
+/// "context_length", "seed"} (every value a string, as the format requires). Throws
+/// andrea::InputError when a table holds a non-finite value (safetensors_bytes).
 std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config, std::uint64_t seed);
 
 }  // namespace andrea::cli

@@ -2,6 +2,7 @@
 // by byte by golden/safetensors_files.py (numpy) are read exactly, a round trip is
 // bit-exact, and every malformed file is an InputError naming what is wrong.
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <unistd.h>
 
+#include "apps/output_files.hpp"
 #include "apps/safetensors.hpp"
 #include "apps/weights.hpp"
 #include "core/errors.hpp"
@@ -83,18 +85,24 @@ TEST(Safetensors, ReadsGpt2NamesWithTheTransformerPrefix) {
 }
 
 TEST(Safetensors, WidensBf16AndF16Exactly) {
-  const EmbeddingTables t = load_embedding_tables(golden + "half_precision.safetensors");
-  EXPECT_EQ(t.wte_dtype, "BF16");
-  EXPECT_EQ(t.wpe_dtype, "F16");
-  const float wte[] = {1.0f, -2.5f, 0.15625f, 3.3895314e38f, -0.0f, std::ldexp(1.0f, -133)};
+  const Safetensors f = read_safetensors(golden + "half_precision.safetensors");
+  const Tensor* wte = f.find("wte.weight");
+  const Tensor* wpe = f.find("wpe.weight");
+  ASSERT_TRUE(wte && wpe);
+  EXPECT_EQ(wte->dtype, "BF16");
+  EXPECT_EQ(wpe->dtype, "F16");
+  const float expected_wte[] = {1.0f, -2.5f, 0.15625f, 3.3895314e38f, -0.0f, std::ldexp(1.0f, -133)};
   for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(std::bit_cast<std::uint32_t>(t.wte.view().flat()[static_cast<std::size_t>(i)]),
-              std::bit_cast<std::uint32_t>(wte[i])) << i;
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(wte->values[static_cast<std::size_t>(i)]),
+              std::bit_cast<std::uint32_t>(expected_wte[i])) << i;
   }
-  EXPECT_EQ(t.wpe(0, 0), 0.333251953125f);
-  EXPECT_EQ(t.wpe(0, 1), -65504.0f);
-  EXPECT_EQ(t.wpe(1, 0), std::ldexp(1.0f, -24));  // smallest F16 subnormal
-  EXPECT_EQ(t.wpe(1, 1), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(wpe->values[0], 0.333251953125f);
+  EXPECT_EQ(wpe->values[1], -65504.0f);
+  EXPECT_EQ(wpe->values[2], std::ldexp(1.0f, -24));  // smallest F16 subnormal
+  EXPECT_EQ(wpe->values[3], std::numeric_limits<float>::infinity());
+  // As the embedding tables, the infinity is refused where it is read: file, tensor, row.
+  EXPECT_INPUT_ERROR(load_embedding_tables(golden + "half_precision.safetensors"),
+                     "half_precision.safetensors: tensor 'wpe.weight' row 1 holds inf (column 1)");
   EXPECT_TRUE(std::isnan(f16_to_float(0x7e00)));
   EXPECT_EQ(f16_to_float(0x3c00), 1.0f);
   EXPECT_EQ(bf16_to_float(0xbf80), -1.0f);
@@ -102,12 +110,12 @@ TEST(Safetensors, WidensBf16AndF16Exactly) {
 
 TEST(Safetensors, RoundTripIsBitExact) {
   Matrix wte(3, 2), wpe(2, 2);
-  const float a[] = {0.1f, -0.0f, 1e-40f, std::numeric_limits<float>::infinity(), -3.3e38f, 7.0f};
+  const float a[] = {0.1f, -0.0f, 1e-40f, std::numeric_limits<float>::max(), -3.3e38f, 7.0f};
   std::copy(std::begin(a), std::end(a), wte.view().data());
-  wpe(1, 1) = std::nanf("");
+  wpe(1, 1) = std::numeric_limits<float>::denorm_min();
   const Config c{"tiny", 3, 2, 2, false, 0};
   const TempFile out("", "roundtrip.safetensors");
-  save_embedding_tables(out.path, wte, wpe, c, 42);
+  write_file(out.path, weights_bytes(wte, wpe, c, 42));
   const EmbeddingTables back = load_embedding_tables(out.path);
   const auto same_bits = [](ConstFloatView x, ConstFloatView y) {
     if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
@@ -127,6 +135,34 @@ TEST(Safetensors, RoundTripIsBitExact) {
   EXPECT_EQ(static_cast<unsigned char>(bytes[0]) % 8, 0);
   EXPECT_EQ(bytes.size(), 8 + static_cast<unsigned char>(bytes[0]) + (3 * 2 + 2 * 2) * 4u);
   EXPECT_INPUT_ERROR(safetensors_bytes({{"wte", wte}, {"wte", wpe}}, {}), "'wte': empty, repeated or reserved");
+}
+
+TEST(Safetensors, NeverWritesATableThatIsNotFinite) {
+  Matrix wte(3, 2), wpe(2, 2);
+  wte(2, 1) = std::numeric_limits<float>::infinity();
+  EXPECT_INPUT_ERROR(weights_bytes(wte, wpe, Config{"tiny", 3, 2, 2, false, 0}, 1),
+                     "cannot write tensor 'wte': row 2 holds inf (column 1): every value must be finite");
+  wte(2, 1) = 0.0f;
+  wpe(0, 0) = std::nanf("");
+  EXPECT_INPUT_ERROR(safetensors_bytes({{"wte", wte}, {"wpe", wpe}}, {}), "cannot write tensor 'wpe': row 0 holds nan");
+}
+
+TEST(Safetensors, ATensorNotNeededMayHaveAnyDtype) {
+  // GPT-2's checkpoints hold other layers; one in F64 or in a dtype newer than this reader
+  // must not make the file refused when only wte is wanted. Sizes are still checked.
+  const std::string h = R"({"wte": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+                           "h.0.attn": {"dtype": "F64", "shape": [1], "data_offsets": [16, 24]},
+                           "h.0.mlp": {"dtype": "F8_E8M0", "shape": [3], "data_offsets": [24, 27]}})";
+  const Safetensors f = parse_safetensors(file(h, std::string(27, '\0')), "f", {"wte"});
+  EXPECT_EQ(f.names, (std::vector<std::string>{"wte", "h.0.attn", "h.0.mlp"}));
+  ASSERT_EQ(f.tensors.size(), 1u);
+  EXPECT_EQ(f.tensors[0].values.size(), 4u);
+  EXPECT_INPUT_ERROR(parse_safetensors(file(h, std::string(27, '\0')), "f", {"h.0.attn"}),
+                     "tensor 'h.0.attn': unsupported dtype 'F64'");
+  const std::string wrong = R"({"wte": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+                               "h.0.attn": {"dtype": "F64", "shape": [2], "data_offsets": [16, 24]}})";
+  EXPECT_INPUT_ERROR(parse_safetensors(file(wrong, std::string(24, '\0')), "f", {"wte"}),
+                     "tensor 'h.0.attn': shape [2] of F64 needs 16 bytes but data_offsets [16, 24] hold 8");
 }
 
 // --- Malformed files: each names the tensor and what is wrong. -----------------
@@ -156,6 +192,32 @@ TEST(SafetensorsMalformed, HeaderNotJsonOrNotAnObject) {
                      "tensor 'wte': entry has no \"data_offsets\"");
   EXPECT_INPUT_ERROR(parse_safetensors(file(R"({"__metadata__": {"seed": 7}})", ""), "f"),
                      "__metadata__ entry 'seed' is a JSON number, not a string");
+}
+
+TEST(SafetensorsMalformed, ANameOrAFieldGivenTwice) {
+  // A JSON object keeps the last of two equal keys: F32 bytes would be read as F16.
+  const std::string twice = R"({"wte": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+                               "wte": {"dtype": "F16", "shape": [2, 4], "data_offsets": [0, 16]}})";
+  EXPECT_INPUT_ERROR(parse_safetensors(file(twice), "f"), "f: tensor 'wte' is named twice in the header");
+  const std::string field = R"({"wte": {"dtype": "F32", "dtype": "F16", "shape": [2, 4], "data_offsets": [0, 16]}})";
+  EXPECT_INPUT_ERROR(parse_safetensors(file(field), "f"), "f: tensor 'wte': field \"dtype\" is given twice");
+  EXPECT_INPUT_ERROR(parse_safetensors(file(R"({"__metadata__": {"seed": "1", "seed": "2"}})", ""), "f"),
+                     "f: __metadata__ key 'seed' is given twice");
+}
+
+TEST(SafetensorsMalformed, HeaderParseIsBoundedInMemoryAndTime) {
+  // 10 MB of nesting, and an array of 5 million numbers: each stops at once (a parse into
+  // a JSON tree would take about 40 bytes for every byte of the header).
+  const std::string deep = R"({"wte": {"shape": )" + std::string(5'000'000, '[') + std::string(5'000'000, ']') + "}}";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_INPUT_ERROR(parse_safetensors(file(deep), "f"), "tensor 'wte': the entry nests deeper than a safetensors header does");
+  std::string wide = R"({"wte": {"shape": [0)";
+  for (int i = 0; i < 5'000'000; ++i) wide += ",0";
+  EXPECT_INPUT_ERROR(parse_safetensors(file(wide + "]}}"), "f"), "tensor 'wte': an array of more than 64 entries");
+  EXPECT_INPUT_ERROR(parse_safetensors(file(R"({"wte": {"shape": [], "x": {"y": 1}}})"), "f"),
+                     "tensor 'wte': the entry nests deeper");
+  // A generous bound: it takes milliseconds; a tree of the deep header took seconds.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
 }
 
 TEST(SafetensorsMalformed, OffsetsOverlap) {

@@ -89,10 +89,10 @@ std::unique_ptr<StepRunner> host_runner(ConstFloatView wte, ConstFloatView wout,
 }
 
 void validate(const TrainOptions& o) {
-  positive("d_model", o.d_model, 65536);
-  positive("window", o.window, 1000);
-  positive("negatives", o.negatives, 1000);
-  positive("epochs", o.epochs, 1000000);
+  positive("d_model", o.d_model, max_d_model);
+  positive("window", o.window, max_window);
+  positive("negatives", o.negatives, max_negatives);
+  positive("epochs", o.epochs, max_epochs);
   if (!std::isfinite(o.lr) || !(o.lr > 0.0)) {
     throw InputError(fmt::format("learning rate {} is not a finite number > 0", o.lr));
   }
@@ -112,7 +112,12 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   const auto words = static_cast<std::int64_t>(ids.size());
   Tables tables{Matrix(V, d), Matrix(V, d)};
   for (std::int64_t e = 0; e < V * d; ++e) {
-    tables.wte.view().data()[e] = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
+    const float w = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
+    if (!std::isfinite(w)) {
+      throw InputError(fmt::format("init scale {} overflows float32: wte[{}][{}] would start as {}; try a "
+                                   "scale of at most 1e30", o.init_scale, e / d, e % d, w));
+    }
+    tables.wte.view().data()[e] = w;
   }
   const std::vector<double> keep = keep_probabilities(vocab, o.subsample);
   const NegativeSampler sample(vocab);
@@ -131,7 +136,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   Clock::time_point last_report = start;
   Progress progress{0, words * o.epochs, 0, 0.0, o.lr, 0.0};
   double loss_sum = 0.0;
-  std::int64_t loss_pairs = 0;
+  std::int64_t loss_pairs = 0, steps = 0;
   const auto report = [&](bool force) {
     const Clock::time_point now = Clock::now();
     if (!on_progress || (!force && now - last_report < std::chrono::milliseconds(250))) return;
@@ -161,6 +166,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
               "is one step)", epoch + 1, progress.words_done, progress.lr, e.what()));
         }
         loss_pairs += P;
+        ++steps;
       }
       progress.words_done += end - begin;
       report(false);
@@ -171,6 +177,13 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
       }
     }
     report(true);  // at the end of every epoch
+  }
+  if (steps == 0) {  // nothing was learned: the tables are the init, not a result
+    throw InputError(fmt::format(
+        "trained no step: no sentence of the {} words gave a (centre, context) pair (a pair needs two "
+        "words of one line{}); give a corpus with more words per line", words,
+        o.subsample > 0 ? fmt::format(" kept by subsampling with t = {}: --subsample 0 keeps every word", o.subsample)
+                        : std::string()));
   }
   runner->copy_to(tables.wte, tables.wout);
   return tables;

@@ -11,6 +11,10 @@
 
 namespace andrea::training {
 
+/// The bounds validate() holds the settings to.
+inline constexpr std::int64_t max_d_model = 65536, max_window = 1000, max_negatives = 1000,
+                              max_epochs = 1000000;
+
 /// The settings of a run. The defaults are the CLI's: on WordNet they train in about
 /// a minute and a half on one core of a 2-core machine.
 struct TrainOptions {
@@ -79,7 +83,10 @@ std::unique_ptr<StepRunner> host_runner(ConstFloatView wte, ConstFloatView wout,
 ///   lr = lr0 * max(1e-4, 1 - words_done / (epochs * words)), linear decay as word2vec.
 /// Single-threaded: the result depends only on the inputs and the seed. The steps run on
 /// the runner make_runner makes (apps/backend_cuda.cpp: the CUDA kernels, tables on the
-/// device), by default host_runner.
+/// device), by default host_runner. Throws andrea::InputError for the cases of validate(),
+/// when init_scale makes a starting value overflow float32, when a step diverges (a
+/// non-finite score), and when the run trained no step (no sentence gave a pair): a run
+/// that learned nothing never returns tables as if it had.
 Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> sentence_starts,
              const Vocabulary& vocab, const TrainOptions& options,
              const std::function<void(const Progress&)>& on_progress = {},

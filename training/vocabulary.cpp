@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -64,32 +65,43 @@ std::vector<std::int32_t> encode(const Corpus& corpus, const Vocabulary& vocab) 
   return ids;
 }
 
-Vocabulary read_vocabulary(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
+Vocabulary parse_vocabulary(std::string_view text, std::string_view source) {
   Vocabulary vocab;
-  std::string line;
-  for (std::int64_t number = 1; std::getline(in, line); ++number) {
+  std::int64_t number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string line(text.substr(at, end - at));
+    at = end + 1;
+    ++number;
     std::istringstream fields(line);
     std::string word, rest;
     std::int64_t count = -1;
     if (!(fields >> word >> count) || count < 0 || (fields >> rest)) {
-      throw InputError(fmt::format("{}:{}: expected 'word count', got '{}'", path, number, line));
+      throw InputError(fmt::format("{}:{}: expected 'word count', got '{}'", source, number,
+                                   line.substr(0, 80) + (line.size() > 80 ? "..." : "")));
     }
-    add_row(vocab, std::move(word), count, fmt::format("{}:{}", path, number));
+    add_row(vocab, std::move(word), count, fmt::format("{}:{}", source, number));
   }
   if (vocab.size() < 2) {
-    throw InputError(fmt::format("{}: a vocabulary of fewer than 2 words", path));
+    throw InputError(fmt::format("{}: a vocabulary of fewer than 2 words", source));
   }
   return vocab;
 }
 
-void write_vocabulary(const std::string& path, const Vocabulary& vocab) {
-  std::ofstream out(path, std::ios::trunc);
+Vocabulary read_vocabulary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
+  return parse_vocabulary(text, path);
+}
+
+std::string vocabulary_text(const Vocabulary& vocab) {
+  std::string out;
   for (std::int64_t id = 0; id < vocab.size(); ++id) {
-    out << vocab.words[static_cast<std::size_t>(id)] << ' ' << vocab.counts[static_cast<std::size_t>(id)] << '\n';
+    out += fmt::format("{} {}\n", vocab.words[static_cast<std::size_t>(id)], vocab.counts[static_cast<std::size_t>(id)]);
   }
-  if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", path));
+  return out;
 }
 
 }  // namespace andrea::training

@@ -36,10 +36,14 @@ Vocabulary build_vocabulary(const Corpus& corpus, std::int64_t min_count);
 /// The corpus as ids (unknown words -> 0), same length and order as corpus.words.
 std::vector<std::int32_t> encode(const Corpus& corpus, const Vocabulary& vocab);
 
-/// A vocabulary file: one "word count" line per row, row 0 first. Throws
-/// andrea::InputError when the file cannot be read or a line is malformed or repeated.
+/// The text of a vocabulary file: one "word count" line per row, row 0 first (a word
+/// is any run of bytes without whitespace; count >= 0). `source` names it in messages.
+/// Throws andrea::InputError naming the line when a line is malformed or a word
+/// repeated, or when fewer than 2 rows are given.
+Vocabulary parse_vocabulary(std::string_view text, std::string_view source);
+/// parse_vocabulary of a file; also throws andrea::InputError when it cannot be read.
 Vocabulary read_vocabulary(const std::string& path);
-/// Writes it (the caller renames it into place).
-void write_vocabulary(const std::string& path, const Vocabulary& vocab);
+/// The text parse_vocabulary reads back (the caller writes it, apps/output_files.hpp).
+std::string vocabulary_text(const Vocabulary& vocab);
 
 }  // namespace andrea::training

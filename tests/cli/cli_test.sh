@@ -87,7 +87,15 @@ expect_ok weights-counted "embedding layer +7,275,264" --weights "$tmp/w.safeten
 cmp -s "$tmp/a.npy" "$tmp/b.npy" || fail "weights: x from the saved tables differs from x from the init"
 expect_ok gpt2-names "V = 6, d_model = 3, context_length T = 2" --weights "$golden/gpt2_names.safetensors" --ids 5,0
 expect_ok gpt2-names-x "x\[0\] = wte\[5\] \+ wpe\[0\] = \[\+3.5010, \+3.9990, \+8.0000" --weights "$golden/gpt2_names.safetensors" --ids 5,0
-expect_ok bf16 "wte 'wte.weight' BF16, wpe 'wpe.weight' F16" --weights "$golden/half_precision.safetensors" --ids 0
+# safetensors FILE HEADER DATA : a file of this JSON header and these bytes (printf escapes)
+safetensors() {
+  local n=${#2}
+  printf "$(printf '\\x%02x\\x%02x' $((n & 255)) $((n >> 8)))\0\0\0\0\0\0%s$3" "$2" >"$1"
+}
+# wte (2, 1) BF16 = [1, -2], wpe (1, 1) F16 = [1]
+safetensors "$tmp/half.safetensors" '{"wte.weight":{"dtype":"BF16","shape":[2,1],"data_offsets":[0,4]},"wpe.weight":{"dtype":"F16","shape":[1,1],"data_offsets":[4,6]}}' '\x80\x3f\x00\xc0\x00\x3c'
+expect_ok bf16 "wte 'wte.weight' BF16, wpe 'wpe.weight' F16" --weights "$tmp/half.safetensors" --ids 0
+expect_ok bf16-x "x\[0\] = wte\[1\] \+ wpe\[0\] = \[-1.0000, \.\.\.\]" --weights "$tmp/half.safetensors" --ids 1
 # expect_exit2 NAME PATTERN ARGS... : exit status 2, stderr has PATTERN, no output file
 expect_exit2() {
   local name=$1 pattern=$2; shift 2
@@ -114,9 +122,9 @@ expect_error plot-table-name "--plot-table draws wte or wpe, not 'x'" --ids 1 --
 expect_error plot-empty-name "--plot-norms needs a file name" --ids 1 --plot-norms ""
 expect_error plot-unwritable "cannot write '/nonexistent/s.svg'" --ids 1 --plot-similarity /nonexistent/s.svg
 [ ! -e "$tmp/t.svg" ] || fail "plot-table-name: wrote the picture"
-# wpe of half_precision.safetensors holds +inf: the picture is refused before any file is written.
-expect_exit2 plot-non-finite "cannot draw table wpe row 1: value inf at index 1 is not finite" --weights "$golden/half_precision.safetensors" --ids 0 --plot-table wpe "$tmp/t.svg"
-[ ! -e "$tmp/t.svg" ] || fail "plot-non-finite: wrote the picture"
+# wpe of half_precision.safetensors holds +inf: refused where it is read, naming file, tensor and row.
+expect_exit2 weights-non-finite "$golden/half_precision.safetensors: tensor 'wpe.weight' row 1 holds inf (column 1)" --weights "$golden/half_precision.safetensors" --ids 0 --plot-table wpe "$tmp/t.svg"
+[ ! -e "$tmp/t.svg" ] || fail "weights-non-finite: wrote the picture"
 # --out: numpy reads back float32 (n, d_model) equal to x = wte[id] + wpe[t].
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   "$exe" --ids 256,1842,7301 --out "$tmp/x.npy" >/dev/null || fail "npy: exit $?"

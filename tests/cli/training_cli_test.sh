@@ -66,14 +66,14 @@ expect_error corpus-file-missing "cannot read the corpus file" train --corpus "$
 printf '1 2 3\n\n' >"$tmp/empty.txt"
 expect_error corpus-empty "holds no word" train --corpus "$tmp/empty.txt" --out "$tmp/out/e.safetensors"
 expect_error vocab-too-small "a vocabulary of fewer than 2 words" train "${corpus[@]}" --min-count 100000 --out "$tmp/out/e.safetensors"
-expect_error d-model "d_model 0 is not in [1, 65536]" train "${corpus[@]}" --d-model 0 --out "$tmp/out/e.safetensors"
-expect_error window "window 0 is not in [1, 1000]" train "${corpus[@]}" --window 0 --out "$tmp/out/e.safetensors"
-expect_error negatives "negatives -3 is not in [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.safetensors"
-expect_error epochs "epochs 0 is not in [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.safetensors"
+expect_error d-model "--d-model 0 is outside [1, 65536]" train "${corpus[@]}" --d-model 0 --out "$tmp/out/e.safetensors"
+expect_error window "--window 0 is outside [1, 1000]" train "${corpus[@]}" --window 0 --out "$tmp/out/e.safetensors"
+expect_error negatives "--negatives -3 is outside [1, 1000]" train "${corpus[@]}" --negatives -3 --out "$tmp/out/e.safetensors"
+expect_error epochs "--epochs 0 is outside [1, 1000000]" train "${corpus[@]}" --epochs 0 --out "$tmp/out/e.safetensors"
 expect_error backend "unknown backend 'nope'" train "${small[@]}" --backend nope --out "$tmp/out/e.safetensors"
 expect_error old-backend-name "backend 'cuda-sim' is spelled 'cudasim' now" train "${small[@]}" --backend cuda-sim --out "$tmp/out/e.safetensors"
 expect_error option-before-train "--backend is an option of the forward pass" --backend cpu train "${small[@]}" --out "$tmp/out/e.safetensors"
-expect_error parse-error "Could not convert: --d-model = abc" train "${corpus[@]}" --d-model abc --out "$tmp/out/e.safetensors"
+expect_error parse-error "--d-model 'abc' is not an integer" train "${corpus[@]}" --d-model abc --out "$tmp/out/e.safetensors"
 printf 'cat\tunicorn\trelated\r\ncat\tdog\tunrelated\n' >"$tmp/unknown-pairs.tsv"   # CRLF ends are read too
 expect_error pairs-before-training "the word 'unicorn' is not in the vocabulary" train "${small[@]}" --pairs "$tmp/unknown-pairs.tsv" --out "$tmp/out/e.safetensors"
 grep -q "^trained" "$tmp/stdout" && fail "pairs-before-training: trained before refusing the list"
@@ -86,7 +86,7 @@ expect_error shape "the weights $tmp/short.safetensors have 22 rows but the voca
 cp "$tmp/e.safetensors" "$tmp/nan.safetensors" && cp "$tmp/e.vocab.txt" "$tmp/nan.vocab.txt"
 header=$(od -An -tu8 -N8 "$tmp/nan.safetensors" | tr -d ' ')   # wte's data comes first
 printf '\xff\xff\xff\x7f' | dd of="$tmp/nan.safetensors" bs=1 seek=$((8 + header)) conv=notrunc 2>/dev/null
-expect_error weights-nan "row 0 ('<unk>') of wte in $tmp/nan.safetensors holds nan" similar --weights "$tmp/nan.safetensors" cat
+expect_error weights-nan "$tmp/nan.safetensors: tensor 'wte' row 0 (the word '<unk>') holds nan" similar --weights "$tmp/nan.safetensors" cat
 expect_error weights-missing "cannot open weights file" similar --weights "$tmp/none.safetensors" cat
 
 echo "training cli: $failures failure(s)"
