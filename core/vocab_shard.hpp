@@ -17,7 +17,8 @@ namespace andrea {
 /// The row multiple per rank: Megatron-LM's default make_vocab_size_divisible_by.
 inline constexpr std::int64_t vocab_pad_multiple = 128;
 
-/// V rounded up to a multiple of 128 * ranks (both >= 1; no check here).
+/// V rounded up to a multiple of 128 * ranks (both in [1, 2^31 - 1], where the result
+/// cannot overflow; no check here: vocab_shard checks).
 /// Source: Megatron-LM, _vocab_size_with_padding (make_vocab_size_divisible_by = 128).
 constexpr std::int64_t padded_vocab_size(std::int64_t vocab_size, std::int64_t ranks) {
   const std::int64_t multiple = vocab_pad_multiple * ranks;
@@ -46,7 +47,8 @@ struct VocabShard {
 
 /// Rank `rank`'s shard of a V-row table cut across `ranks` processes. A pure function
 /// of (V, rank, ranks): every rank computes every other rank's range without talking.
-/// Throws andrea::InputError when V < 1, ranks < 1, rank is outside [0, ranks), or the
+/// Throws andrea::InputError when V or ranks is outside [1, 2^31 - 1] (token ids are
+/// int32), rank is outside [0, ranks), or the
 /// padding leaves the last rank no real row ("4 ranks leave rank 3 no real rows: its
 /// rows [384, 512) start at or past vocab_size 300") — checked for every rank alike, so
 /// all ranks refuse together. Which p are refused is not monotone: for V = 8,449,

@@ -65,4 +65,16 @@ TEST(VocabShard, RefusesRanksThatLeaveARankNoRealRows) {
   EXPECT_INPUT_ERROR(vocab_shard(0, 0, 1), "vocab_size 0 must be at least 1");
 }
 
+TEST(VocabShard, RefusesSizesWhosePaddingWouldOverflow) {
+  // Rounding V up to a multiple of 128 p overflowed int64 (undefined behaviour) near 2^63.
+  EXPECT_INPUT_ERROR(vocab_shard(9223372036854775807, 0, 1),
+                     "vocab_size 9223372036854775807 is more than 2147483647: token ids are int32");
+  EXPECT_INPUT_ERROR(vocab_shard(2147483648, 0, 2), "vocab_size 2147483648 is more than 2147483647");
+  EXPECT_INPUT_ERROR(vocab_shard(8449, 0, 9223372036854775807), "9223372036854775807 ranks: at most 2147483647");
+  const VocabShard s = vocab_shard(2147483647, 1, 2);  // the largest V: padded to 2^31, no overflow
+  EXPECT_EQ(s.padded_vocab, 2147483648);
+  EXPECT_EQ(s.first, 1073741824);
+  EXPECT_EQ(s.real_rows, 1073741823);
+}
+
 }  // namespace

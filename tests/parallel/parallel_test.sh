@@ -9,6 +9,12 @@
 #       lone-bad-id only rank 1 gets a bad id (--bad-id-on-rank 1): it reports it, the other
 #                   ranks learn it from the vote and stop too; exit 2, no hang
 #       refused     V = 300 on 4 ranks leaves rank 3 only padding: exit 2, every rank says why
+#       disagree    an MPMD launch, rank 0 given --length 16 and the others --length 32 (then
+#                   --batch 1 and 2): exit 2 before any collective of the step, the ranks
+#                   that differ name the option, no crash in MPI_Allreduce
+#       sizes       sizes that overflow or do not fit one MPI call, and values typed outside
+#                   an option's bounds (--vocab-size 2^63 - 1, --batch 10^7, --length 0,
+#                   --ids ""): exit 2 with the value typed, never a crash
 #       cudasim     the check with the CUDA kernel on the CPU execution layer (short sequence)
 #       gpu         the check with the kernel on a GPU; exit 77 (skipped) with the reason if none
 set -uo pipefail
@@ -65,6 +71,36 @@ case $case in
     status=$?
     [ "$status" = 2 ] || fail "exit status $status, expected 2"
     every_rank "$np ranks leave rank $((np - 1)) no real rows: its rows [384, 512) start at or past vocab_size 300"
+    ;;
+  disagree)
+    for option in length:16:32 batch:1:2; do
+      IFS=: read -r name first other <<<"$option"
+      "$mpiexec" --oversubscribe -np 1 "$program" --$name "$first" --ids 1,2 : -np $((np - 1)) "$program" \
+        --$name "$other" --ids 1,2 >"$out" 2>"$err"
+      status=$?
+      [ "$status" = 2 ] || fail "--$name $first : --$name $other: exit status $status, expected 2"
+      for ((r = 1; r < np; r++)); do
+        grep -Fq "rank $r: error: this rank has --$name $other, rank 0 has --$name $first" "$err" ||
+          fail "rank $r did not name --$name"
+      done
+      grep -Fq "rank 0: stopping: another rank was started with other options than rank 0" "$err" ||
+        fail "rank 0 did not stop"
+      ! grep -q "AddressSanitizer\|double free\|signal" "$err" || fail "a crash"
+    done
+    ;;
+  sizes)
+    for option in "--vocab-size 9223372036854775807|--vocab-size 9223372036854775807 is outside [1, 2147483647]" \
+                  "--batch 10000000|x, the all-reduce of B x n x d_model is 7,864,320,000,000 floats, more than the 2,147,483,647 one MPI call sends" \
+                  "--length 0|--length 0 is outside [1, 1024]" \
+                  "--ids |empty sequence: at least one token id is required"; do
+      args=${option%%|*} expected=${option#*|}
+      read -ra words <<<"$args"
+      [ "${#words[@]}" = 1 ] && words+=("")   # --ids "": an empty value
+      run "${words[@]}"
+      status=$?
+      [ "$status" = 2 ] || fail "$args: exit status $status, expected 2"
+      every_rank "$expected"
+    done
     ;;
   *) echo "unknown case $case"; exit 1 ;;
 esac
