@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -204,6 +205,9 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and the run says so,
+  // instead of the process being killed by SIGXFSZ with its temporaries left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{
       "Runs the embedding layer x[t] = wte[id_t] + wpe[t] of ANDREA-120M (or GPT-2 124M) on\n"
       "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"

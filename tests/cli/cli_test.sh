@@ -125,6 +125,54 @@ expect_error plot-unwritable "cannot write '/nonexistent/s.svg'" --ids 1 --plot-
 # wpe of half_precision.safetensors holds +inf: refused where it is read, naming file, tensor and row.
 expect_exit2 weights-non-finite "$golden/half_precision.safetensors: tensor 'wpe.weight' row 1 holds inf (column 1)" --weights "$golden/half_precision.safetensors" --ids 0 --plot-table wpe "$tmp/t.svg"
 [ ! -e "$tmp/t.svg" ] || fail "weights-non-finite: wrote the picture"
+# Reads are bounded: a 4 GiB file (sparse: no disk used) is never read whole.
+truncate -s 4G "$tmp/huge.bin"
+expect_error huge-bin-whole "ids file '$tmp/huge.bin' holds 2147483648 ids from --offset 0, more than the 1024 a sequence may have" --ids-file "$tmp/huge.bin"
+expect_ok huge-bin-window "3 token ids from $tmp/huge.bin \(raw uint16, offset 2147483000\): \[0, 0, 0\]" --ids-file "$tmp/huge.bin" --offset 2147483000 --length 3
+truncate -s 4G "$tmp/huge.txt"   # 4 GiB of NUL read as text: entry 1 is refused after one chunk
+expect_error huge-text "$tmp/huge.txt: entry 1 '????????????????????????' is not a token id" --ids-file "$tmp/huge.txt"
+seq 1 2000 >"$tmp/long.txt"
+expect_error text-past-T "ids file '$tmp/long.txt' holds more than 1024 ids from --offset 0" --ids-file "$tmp/long.txt"
+expect_ok text-window "\[1990, 1991\]" --ids-file "$tmp/long.txt" --offset 1989 --length 2
+rm -f "$tmp/huge.bin" "$tmp/huge.txt"
+
+# Integer options: the value typed, refused against the option's bounds (never wrapped or clamped).
+expect_error seed-past-uint64 "--seed 18446744073709551616 is outside [0, 18446744073709551615]" --seed 18446744073709551616
+expect_error seed-minus-one "--seed -1 is outside [0, 18446744073709551615]" --seed -1
+expect_error offset-minus-one "--offset -1 is outside [0, 9223372036854775807]" --ids-file "$tmp/ids.txt" --offset -1
+expect_error length-huge "--length 99999999999999999999 is outside [1, 9223372036854775807]" --ids-file "$tmp/ids.txt" --length 99999999999999999999
+expect_error length-zero "--length 0 is outside [1, 9223372036854775807]" --ids-file "$tmp/ids.txt" --length 0
+expect_error length-past-T "--length 2000 is more than the context length T = 1024 of andrea-120m" --ids-file "$tmp/long.txt" --length 2000
+
+# All outputs or none. A 254-byte name is legal, and so is its temporary; 256 bytes is
+# refused before any work, and the picture asked for with it is not left behind.
+dir="$tmp/outs"; mkdir "$dir"
+name254=$(printf 'n%.0s' $(seq 250)).npy
+"$exe" --ids 1,2 --plot-similarity "$dir/ok.svg" --out "$dir/$name254" >/dev/null 2>"$tmp/err" || fail "254-byte name: $(cat "$tmp/err")"
+[ -s "$dir/ok.svg" ] && [ -s "$dir/$name254" ] || fail "254-byte name: not both files written"
+rm -f "$dir"/*
+out="$dir/$(printf 'n%.0s' $(seq 252)).npy" expect_error name-too-long "File name too long" --ids 1 --plot-similarity "$dir/ok.svg"
+[ -z "$(ls -A "$dir")" ] || fail "name-too-long: left $(ls -A "$dir")"
+# Past a file-size limit: the reason named, neither file nor a temporary left.
+(ulimit -f 64; exec "$exe" --plot-similarity "$dir/ok.svg" --out "$dir/big.npy") >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] || fail "file-too-large: exit $rc, expected 2"
+grep -Fq "cannot write '$dir/big.npy': File too large (no output was written)" "$tmp/err" || fail "file-too-large: $(cat "$tmp/err")"
+[ -z "$(ls -A "$dir")" ] || fail "file-too-large: left $(ls -A "$dir")"
+# Outputs that are one file, or an input.
+out="$dir/same" expect_error two-outputs-one-file "--plot-norms '$dir/same' and --out '$dir/same' name the same file" --ids 1 --plot-norms "$dir/same"
+cp "$tmp/ids.txt" "$tmp/ids-before.txt"
+out="$tmp/ids.txt" expect_error output-is-input "--out '$tmp/ids.txt' is the input --ids-file '$tmp/ids.txt'" --ids-file "$tmp/ids.txt"
+ln "$tmp/ids.txt" "$dir/hard.npy"   # another name of the same file
+out="$dir/hard.npy" expect_error output-is-input-linked "--out '$dir/hard.npy' is the input --ids-file '$tmp/ids.txt'" --ids-file "$tmp/ids.txt"
+cmp -s "$tmp/ids.txt" "$tmp/ids-before.txt" || fail "output-is-input: the input was changed"
+rm -f "$dir"/*
+
+# Text from a file is printed escaped: a tensor name with an escape sequence.
+safetensors "$tmp/esc.safetensors" '{"\u001b[31mwte":{"dtype":"F32","shape":[1,1],"data_offsets":[0,4]}}' '\x00\x00\x80\x3f'
+expect_error escaped-name 'the file holds \x1b[31mwte' --weights "$tmp/esc.safetensors" --ids 0
+! grep -q $'\x1b' "$tmp/err" || fail "escaped-name: a raw escape character reached stderr"
+
 # --out: numpy reads back float32 (n, d_model) equal to x = wte[id] + wpe[t].
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   "$exe" --ids 256,1842,7301 --out "$tmp/x.npy" >/dev/null || fail "npy: exit $?"

@@ -4,7 +4,7 @@
 # no output file left behind).
 # Usage: training_cli_test.sh path/to/andrea-embed
 set -u
-exe=$1
+exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -88,6 +88,58 @@ header=$(od -An -tu8 -N8 "$tmp/nan.safetensors" | tr -d ' ')   # wte's data come
 printf '\xff\xff\xff\x7f' | dd of="$tmp/nan.safetensors" bs=1 seek=$((8 + header)) conv=notrunc 2>/dev/null
 expect_error weights-nan "$tmp/nan.safetensors: tensor 'wte' row 0 (the word '<unk>') holds nan" similar --weights "$tmp/nan.safetensors" cat
 expect_error weights-missing "cannot open weights file" similar --weights "$tmp/none.safetensors" cat
+
+# A run that trained no step fails: one word a line gives no (centre, context) pair.
+for i in $(seq 1 50); do echo cat; echo dog; done >"$tmp/one-word-lines.txt"
+expect_error no-step "trained no step: no sentence of the 100 words gave a (centre, context) pair" train --corpus "$tmp/one-word-lines.txt" --quiet --min-count 1 --out "$tmp/out/e.safetensors"
+
+# All outputs or none, never a table that is not finite, never an input overwritten.
+expect_error init-overflow "init scale 1e+40 overflows float32" train "${small[@]}" --init-scale 1e40 --out "$tmp/out/e.safetensors"
+cp "$tmp/corpus.txt" "$tmp/c.vocab.txt"
+expect_error corpus-is-output "--out's vocabulary '$tmp/c.vocab.txt' is the input --corpus '$tmp/c.vocab.txt'" train --corpus "$tmp/c.vocab.txt" --quiet --out "$tmp/c.safetensors"
+cmp -s "$tmp/corpus.txt" "$tmp/c.vocab.txt" || fail "corpus-is-output: the corpus was changed"
+[ ! -e "$tmp/c.safetensors" ] || fail "corpus-is-output: wrote c.safetensors"
+expect_error svg-is-input "--svg '$tmp/e.vocab.txt' is the input --weights' vocabulary" similar --weights "$tmp/e.safetensors" --svg "$tmp/e.vocab.txt" cat
+(ulimit -f 1; exec "$exe" train "${small[@]}" --dump-corpus "$tmp/out/dump.txt") >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] || fail "dump-too-large: exit $rc, expected 2"
+grep -Fq "cannot write '$tmp/out/dump.txt': File too large" "$tmp/err" || fail "dump-too-large: $(cat "$tmp/err")"
+[ -z "$(ls -A "$tmp/out")" ] || fail "dump-too-large: left $(ls -A "$tmp/out")"
+"$exe" train "${small[@]}" --dump-corpus "$tmp/out/dump.txt" >/dev/null 2>&1 || fail "dump-corpus: exit $?"
+[ "$(head -1 "$tmp/out/dump.txt")" = "the cat eats and the dog eats fur tail barn" ] || fail "dump-corpus: $(head -1 "$tmp/out/dump.txt")"
+
+# Integer options: the value typed, refused against its bounds.
+expect_error seed-minus-one "--seed -1 is outside [0, 18446744073709551615]" train "${small[@]}" --seed -1 --out "$tmp/out/e.safetensors"
+expect_error epochs-huge "--epochs 99999999999999999999 is outside [1, 1000000]" train "${corpus[@]}" --epochs 99999999999999999999 --out "$tmp/out/e.safetensors"
+expect_error k-huge "-k 100000000000000000000 is outside [1, 9223372036854775807]" neighbors --weights "$tmp/e.safetensors" -k 100000000000000000000 cat
+expect_error k-past-vocabulary "-k 50 is more than the 20 other words of the vocabulary" neighbors --weights "$tmp/e.safetensors" -k 50 cat
+expect_error init-seed-minus-one "--init-seed -1 is outside [0, 18446744073709551615]" similar --weights "$tmp/e.safetensors" --init-seed -1 cat
+
+# A word is a word wherever it stands; no command starts another. The scratch folder
+# would receive train's default embeddings.safetensors.
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && exec "$exe" similar --weights "$tmp/e.safetensors" --centre cat train) >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -Fq "the word 'train' is not in the vocabulary" "$tmp/err" || fail "word-train: exit $rc: $(cat "$tmp/err")"
+[ -z "$(ls -A "$tmp/cwd")" ] || fail "word-train: a training run wrote $(ls "$tmp/cwd")"
+sed 's/^barn /train /' "$tmp/e.vocab.txt" >"$tmp/w.vocab.txt" && cp "$tmp/e.safetensors" "$tmp/w.safetensors"
+for order in "--centre cat train" "cat train --centre" "cat --centre train"; do
+  # shellcheck disable=SC2086
+  (cd "$tmp/cwd" && exec "$exe" similar --weights "$tmp/w.safetensors" $order) >"$tmp/stdout" 2>"$tmp/err" ||
+    fail "word-train ($order): exit $? ($(cat "$tmp/err"))"
+  grep -Eq "^ +train +[-+][0-9.]+ +\+1\.000$" "$tmp/stdout" || fail "word-train ($order): no row for 'train': $(cat "$tmp/stdout")"
+done
+(cd "$tmp/cwd" && exec "$exe" neighbors --weights "$tmp/w.safetensors" -k 2 train) >"$tmp/stdout" 2>&1 || fail "neighbors train: $(cat "$tmp/stdout")"
+[ -z "$(ls -A "$tmp/cwd")" ] || fail "word-train: a training run wrote $(ls "$tmp/cwd")"
+
+# Words from a file are printed escaped, and every SVG written is well-formed XML.
+sed $'s/^barn /b\x1b[31m\x01<\\&\xff /' "$tmp/e.vocab.txt" >"$tmp/esc.vocab.txt" && cp "$tmp/e.safetensors" "$tmp/esc.safetensors"
+"$exe" similar --weights "$tmp/esc.safetensors" --svg "$tmp/esc.svg" cat $'b\x1b[31m\x01<&\xff' >"$tmp/stdout" 2>"$tmp/err" || fail "escaped-word: exit $? ($(cat "$tmp/err"))"
+! grep -q $'\x1b\|\x01' "$tmp/stdout" || fail "escaped-word: a control character reached stdout"
+grep -Fq 'b\x1b[31m\x01<&\xff' "$tmp/stdout" || fail "escaped-word: $(cat "$tmp/stdout")"
+if [ -x /usr/bin/python3 ]; then
+  /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" "$tmp/esc.svg" || fail "escaped-word: the SVG is not well-formed XML"
+fi
 
 echo "training cli: $failures failure(s)"
 [ "$failures" -eq 0 ]
