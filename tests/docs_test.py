@@ -16,6 +16,8 @@
    may translate its words, not its numbers.
 4. The course map: README.md's table has one row per lesson of lessons/lessons.json, in its
    order, naming its folder, title, pieces (reference/*.cpp, cuda/*.cu), tests and label.
+5. The links: every relative link and picture of a README (top, lessons, French too)
+   names a file or folder that exists.
 Exits 1 listing every mismatch, with the file and what was expected.
 """
 import json
@@ -210,8 +212,20 @@ def check_course_map() -> None:
                               f"with `{text}` (lessons/lessons.json)")
 
 
+# --- 5. the READMEs' relative links ----------------------------------------------------
+def check_links() -> None:
+    for readme in [ROOT / "README.md", *sorted(LESSONS.glob("*/README*.md"))]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", readme.read_text()):
+            path = target.split("#")[0]
+            if not path or re.match(r"^[a-z]+:", path):  # an anchor or a URL
+                continue
+            if not (readme.parent / path).exists():
+                errors.append(f"{readme.relative_to(ROOT)}: the link `{target}` names no file")
+
+
 def main() -> int:
     check_course_map()
+    check_links()
     check_goldens()
     if len(sys.argv) > 1:
         check_program(sys.argv[1])
