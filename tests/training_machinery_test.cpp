@@ -81,4 +81,28 @@ TEST(Training, SubsamplingKeepsSqrtTOverF) {
   EXPECT_EQ(keep[2], 1.0);            // sqrt(1) = 1: rare words are always kept
 }
 
+TEST(Training, ARunThatTrainsNoStepFails) {
+  // Sentences of one word give no (centre, context) pair: the tables would be the init,
+  // returned as if trained.
+  training::Corpus corpus;
+  corpus.words = {"cat", "dog", "cat", "dog"};
+  corpus.sentence_starts = {0, 1, 2, 3, 4};
+  const training::Vocabulary vocab = training::build_vocabulary(corpus, 1);
+  const std::vector<std::int32_t> ids = training::encode(corpus, vocab);
+  training::TrainOptions o;
+  o.d_model = 4, o.epochs = 2, o.subsample = 0;
+  EXPECT_INPUT_ERROR(training::train(ids, corpus.sentence_starts, vocab, o),
+                     "trained no step: no sentence of the 4 words gave a (centre, context) pair");
+  o.init_scale = 1e40;  // float32 overflows: wte would start as inf
+  EXPECT_INPUT_ERROR(training::train(ids, corpus.sentence_starts, vocab, o), "init scale 1e+40 overflows float32");
+}
+
+TEST(Vocabulary, TextReadBackIsTheSame) {
+  const training::Vocabulary v = training::parse_vocabulary("<unk> 3\ncat 2\ndog 0\n", "v");
+  EXPECT_EQ(training::vocabulary_text(v), "<unk> 3\ncat 2\ndog 0\n");
+  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat 2\ncat 1\n", "v"), "v:3: the word 'cat' appears twice");
+  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat\n", "v"), "v:2: expected 'word count', got 'cat'");
+  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\n", "v"), "v: a vocabulary of fewer than 2 words");
+}
+
 }  // namespace
