@@ -224,9 +224,9 @@ int main(int argc, char** argv) {
                                     "first id of the window read from --ids-file")
       ->needs(file);
   cli::add_int_option<std::int64_t>(app, "--length", o.length, 1, INT64_MAX,
-                                    "number of ids read from --ids-file (n <= T; default: to the end, at most T)")
+                                    "number of ids read from --ids-file (n <= T)")
       ->needs(file)
-      ->default_str("");
+      ->default_str("to the end, at most T");
   auto* text = app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
   ids->excludes(file)->excludes(text);
   file->excludes(text);

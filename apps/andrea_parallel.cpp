@@ -446,7 +446,7 @@ void add_options(CLI::App& app, Options& o) {
   cli::add_int_option<std::int64_t>(app, "--vocab-size", o.vocab_size, 1, INT32_MAX,
                                     "override V (a small V shows the refusal of a p)")
       ->default_str("the config's");
-  app.add_option("--ids", o.ids, "token ids, comma- or space-separated (default: the lesson's example sequence)");
+  app.add_option("--ids", o.ids, "token ids, comma- or space-separated")->default_str("the lesson's example sequence");
   const std::int64_t longest = std::max(config_by_name("andrea-120m").context_length,  // T of the presets
                                         config_by_name("gpt2-124m").context_length);
   cli::add_int_option<std::int64_t>(app, "--length", o.length, 1, longest, "ids of the example sequence (at most T)")

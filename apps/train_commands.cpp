@@ -152,12 +152,14 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
       ->capture_default_str();
   train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
-  train_->add_option("--backend", backend_, "cpu (default: the C++ reference, whose numbers the lesson quotes), cudasim (the CUDA kernels on the CPU) or gpu (GPU, tables in device memory)");
+  train_->add_option("--backend", backend_, "cpu (the C++ reference, whose numbers the lesson quotes), cudasim (the "
+                                            "CUDA kernels on the CPU) or gpu (GPU, tables in device memory)")
+      ->capture_default_str();
   train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
   similar_->add_option("--weights", weights_, "the .safetensors file written by train (its .vocab.txt beside it)")->required();
-  similar_->add_option("words", words_, "words (default: cat dog pet tuesday xylophone)");
+  similar_->add_option("words", words_, "words")->default_str(fmt::format("{}", fmt::join(kSourceWords, " ")));
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
   similar_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
