@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
