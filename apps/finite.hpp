@@ -1,8 +1,8 @@
 // The one rule every table read or written by the programs obeys: each value is finite.
 #pragma once
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <string_view>
 
 #include "core/errors.hpp"
@@ -16,8 +16,8 @@ inline void check_finite_rows(ConstFloatView table, std::string_view what) {
   for (std::int64_t r = 0; r < table.rows(); ++r) {
     for (std::int64_t c = 0; c < table.cols(); ++c) {
       if (!std::isfinite(table(r, c))) {
-        throw InputError(fmt::format("{} row {} holds {} (column {}): every value must be finite", what, r,
-                                     table(r, c), c));
+        throw InputError(fmt::format("{} row {} holds {} (column {}): every value must be finite",
+                                     what, r, table(r, c), c));
       }
     }
   }

@@ -3,9 +3,9 @@
 // never wrapped or clamped as a plain conversion would.
 #pragma once
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <charconv>
-#include <fmt/format.h>
 #include <string>
 #include <string_view>
 
@@ -16,9 +16,10 @@ namespace andrea::cli {
 template <class Int>
 Int parse_int(std::string_view text, std::string_view name, Int lo, Int hi) {
   const std::string_view digits = text.starts_with('+') ? text.substr(1) : text;
-  const bool integer = !digits.empty() &&
-                       digits.find_first_not_of("0123456789", digits[0] == '-' ? 1 : 0) == std::string_view::npos &&
-                       digits != "-";
+  const bool integer =
+      !digits.empty() &&
+      digits.find_first_not_of("0123456789", digits[0] == '-' ? 1 : 0) == std::string_view::npos &&
+      digits != "-";
   if (!integer) throw CLI::ValidationError(fmt::format("{} '{}' is not an integer", name, text));
   Int value{};
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);

@@ -1,13 +1,13 @@
 #include "apps/output_files.hpp"
 
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
 #include <cerrno>
 #include <climits>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
-#include <fmt/format.h>
 #include <memory>
-#include <unistd.h>
 
 #include "core/errors.hpp"
 
@@ -36,7 +36,8 @@ bool same_file(const std::string& a, const std::string& b) {
 // A folder opened for openat/renameat, closed when it goes out of scope.
 struct Folder {
   int fd = -1;
-  explicit Folder(const fs::path& path) : fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+  explicit Folder(const fs::path& path)
+      : fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
   Folder(const Folder&) = delete;
   Folder& operator=(const Folder&) = delete;
   ~Folder() {
@@ -75,7 +76,8 @@ void check_writable(const std::string& path) {
   }
   const fs::path folder = folder_of(path);
   if (!fs::is_directory(folder, ec)) {
-    throw InputError(fmt::format("cannot write '{}': folder '{}' does not exist", path, folder.string()));
+    throw InputError(
+        fmt::format("cannot write '{}': folder '{}' does not exist", path, folder.string()));
   }
   if (::access(folder.c_str(), W_OK) != 0) {
     throw InputError(fmt::format("cannot write '{}': folder '{}' is not writable ({})", path,
@@ -87,9 +89,10 @@ void check_writable(const std::string& path) {
     throw InputError(fmt::format("cannot write '{}': it names a folder, not a file", path));
   }
   if (limit > 0 && name.size() > static_cast<std::size_t>(limit)) {
-    throw InputError(fmt::format("cannot write '{}': its name is {} bytes, more than the {} a file name "
-                                 "may have in '{}' ({})",
-                                 path, name.size(), limit, folder.string(), std::strerror(ENAMETOOLONG)));
+    throw InputError(
+        fmt::format("cannot write '{}': its name is {} bytes, more than the {} a file name "
+                    "may have in '{}' ({})",
+                    path, name.size(), limit, folder.string(), std::strerror(ENAMETOOLONG)));
   }
 }
 
@@ -98,14 +101,16 @@ void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<Name
     check_writable(outputs[i].path);
     for (std::size_t j = 0; j < i; ++j) {
       if (same_file(outputs[i].path, outputs[j].path)) {
-        throw InputError(fmt::format("{} '{}' and {} '{}' name the same file: each output needs its own",
-                                     outputs[j].option, outputs[j].path, outputs[i].option, outputs[i].path));
+        throw InputError(
+            fmt::format("{} '{}' and {} '{}' name the same file: each output needs its own",
+                        outputs[j].option, outputs[j].path, outputs[i].option, outputs[i].path));
       }
     }
     for (const NamedPath& input : inputs) {
       if (same_file(outputs[i].path, input.path)) {
-        throw InputError(fmt::format("{} '{}' is the input {} '{}': an output never overwrites an input",
-                                     outputs[i].option, outputs[i].path, input.option, input.path));
+        throw InputError(
+            fmt::format("{} '{}' is the input {} '{}': an output never overwrites an input",
+                        outputs[i].option, outputs[i].path, input.option, input.path));
       }
     }
   }
@@ -122,7 +127,8 @@ void write_all(const std::vector<FileBytes>& files) {
   };
   const auto fail = [&](const std::string& path, int error) {
     remove_temporaries();
-    return InputError(fmt::format("cannot write '{}': {} (no output was written)", path, std::strerror(error)));
+    return InputError(
+        fmt::format("cannot write '{}': {} (no output was written)", path, std::strerror(error)));
   };
   for (std::size_t i = 0; i < files.size(); ++i) {
     folders.push_back(std::make_unique<Folder>(folder_of(files[i].path)));
@@ -141,9 +147,10 @@ void write_all(const std::vector<FileBytes>& files) {
       const int error = errno;
       pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(i));
       remove_temporaries();
-      throw InputError(fmt::format("cannot write '{}': {}{}", p.path, std::strerror(error),
-                                   i > 0 ? fmt::format(" ({} of the {} outputs were written)", i, files.size())
-                                         : std::string(" (no output was written)")));
+      throw InputError(
+          fmt::format("cannot write '{}': {}{}", p.path, std::strerror(error),
+                      i > 0 ? fmt::format(" ({} of the {} outputs were written)", i, files.size())
+                            : std::string(" (no output was written)")));
     }
   }
 }

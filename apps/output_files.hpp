@@ -25,7 +25,8 @@ void check_writable(const std::string& path);
 /// Throws andrea::InputError naming both options when two outputs, or an output and
 /// an input, are the same file (the same path, or hard or symbolic links to one file),
 /// or when an output is refused by check_writable(). Call it before any work.
-void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs = {});
+void check_outputs(const std::vector<NamedPath>& outputs,
+                   const std::vector<NamedPath>& inputs = {});
 
 /// One output: where it goes and every byte of it.
 struct FileBytes {

@@ -15,10 +15,14 @@ std::size_t utf8_char(std::string_view text, std::size_t i, char32_t* code) {
   std::size_t n = 0;
   char32_t c = 0, min = 0;
   if (b < 0x80) return *code = b, 1;
-  if ((b & 0xe0) == 0xc0) n = 2, c = b & 0x1f, min = 0x80;
-  else if ((b & 0xf0) == 0xe0) n = 3, c = b & 0x0f, min = 0x800;
-  else if ((b & 0xf8) == 0xf0) n = 4, c = b & 0x07, min = 0x10000;
-  else return 0;
+  if ((b & 0xe0) == 0xc0)
+    n = 2, c = b & 0x1f, min = 0x80;
+  else if ((b & 0xf0) == 0xe0)
+    n = 3, c = b & 0x0f, min = 0x800;
+  else if ((b & 0xf8) == 0xf0)
+    n = 4, c = b & 0x07, min = 0x10000;
+  else
+    return 0;
   if (i + n > text.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((byte(i + k) & 0xc0) != 0x80) return 0;
@@ -29,7 +33,9 @@ std::size_t utf8_char(std::string_view text, std::size_t i, char32_t* code) {
   return n;
 }
 
-bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xfffe || c == 0xffff; }
+bool is_control(char32_t c) {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xfffe || c == 0xffff;
+}
 
 }  // namespace
 
