@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+
 #include "core/errors.hpp"
 #include "training/corpus.hpp"
 #include "training/sampling.hpp"
@@ -103,6 +106,57 @@ TEST(Vocabulary, TextReadBackIsTheSame) {
   EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat 2\ncat 1\n", "v"), "v:3: the word 'cat' appears twice");
   EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat\n", "v"), "v:2: expected 'word count', got 'cat'");
   EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\n", "v"), "v: a vocabulary of fewer than 2 words");
+}
+
+// A runner whose scores "run off to inf" at step fail_at: what train() says about it.
+int fail_at = 0;
+class FailingRunner final : public training::StepRunner {
+ public:
+  double sgns_step(TokenIds, TokenIdBatch, float) override {
+    if (++steps_ == fail_at) throw InputError("scores[3] is inf: a finite value is required");
+    return 1.0;
+  }
+  void copy_to(FloatView, FloatView) override {}
+
+ private:
+  int steps_ = 0;
+};
+std::unique_ptr<training::StepRunner> failing_runner(ConstFloatView, ConstFloatView, std::int64_t, std::int64_t) {
+  return std::make_unique<FailingRunner>();
+}
+
+std::string divergence_after(int steps) {  // 200 sentences of 5 words, 1 epoch
+  training::Corpus corpus;
+  corpus.sentence_starts = {0};
+  for (int s = 0; s < 200; ++s) {
+    training::append_words("the cat sat on mats", corpus.words);
+    corpus.sentence_starts.push_back(static_cast<std::int64_t>(corpus.words.size()));
+  }
+  const training::Vocabulary vocab = training::build_vocabulary(corpus, 1);
+  training::TrainOptions o;
+  o.d_model = 4, o.epochs = 1, o.subsample = 0.0;
+  fail_at = steps;
+  try {
+    training::train(training::encode(corpus, vocab), corpus.sentence_starts, vocab, o, {}, failing_runner);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Training, EarlyDivergenceNamesTheStepBeforeTheSettings) {
+  // Step 2 of 200: 5 of 1,000 words (0.5%), the first 1% of the run.
+  const std::string early = divergence_after(2);
+  EXPECT_THAT(early, ::testing::StartsWith("training diverged in epoch 1, 5 words into the run (0.5%), at lr "));
+  EXPECT_THAT(early, ::testing::HasSubstr("scores[3] is inf"));
+  const auto step = early.find("the step itself is the likely cause: check that sgns_step clears");
+  ASSERT_NE(step, std::string::npos) << early;
+  EXPECT_LT(step, early.find("--lr")) << early;
+  // Step 100: half-way, the settings alone.
+  const std::string late = divergence_after(100);
+  EXPECT_THAT(late, ::testing::HasSubstr("495 words into the run (50%)"));
+  EXPECT_THAT(late, ::testing::HasSubstr("; try a smaller --lr or --init-scale"));
+  EXPECT_THAT(late, ::testing::Not(::testing::HasSubstr("the step itself")));
 }
 
 }  // namespace

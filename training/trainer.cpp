@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <string>
 
 #include "core/check.hpp"
 #include "core/errors.hpp"
@@ -55,6 +56,24 @@ void make_pairs(std::span<const std::int32_t> ids, std::int64_t begin, std::int6
       ++slot;
     }
   }
+}
+
+// The message of a run whose scores ran off to infinity. Early in the run (the first 1% of
+// its words) the usual cause is the step itself - gradient rows not cleared between steps,
+// or the output rows' gradient built from the wrong row - so that comes first; later, or
+// once lesson 9's tests pass, the settings.
+std::string diverged(const Progress& p, const char* what) {
+  const double share = static_cast<double>(p.words_done) / static_cast<double>(std::max<std::int64_t>(1, p.words_total));
+  const std::string where = fmt::format("training diverged in epoch {}, {} words into the run ({:.2g}%), at lr {:.3g}: {}",
+                                        p.epoch + 1, p.words_done, 100.0 * share, p.lr, what);
+  const std::string settings =
+      "a smaller --lr or --init-scale, fewer --negatives, or a corpus with shorter lines (each line is one step)";
+  if (share < 0.01) {
+    return where + "; so early, the step itself is the likely cause: check that sgns_step clears the gradient "
+                   "rows of dwte and dwout after each update (zero_rows) and builds each output row's gradient "
+                   "from wte[centre] (lesson 9's tests, ctest -L L09, name the piece); if they pass, try " + settings;
+  }
+  return where + "; try " + settings;
 }
 
 class HostRunner final : public StepRunner {
@@ -160,10 +179,7 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
           loss_sum += runner->sgns_step(batch.centres, TokenIdBatch(batch.targets.data(), P, K1),
                                         static_cast<float>(progress.lr));
         } catch (const InputError& e) {  // the ids are the corpus's own: a score ran off to inf
-          throw InputError(fmt::format(
-              "training diverged in epoch {}, {} words into the run, at lr {:.3g}: {}; try a smaller "
-              "--lr or --init-scale, fewer --negatives, or a corpus with shorter lines (each line "
-              "is one step)", epoch + 1, progress.words_done, progress.lr, e.what()));
+          throw InputError(diverged(progress, e.what()));
         }
         loss_pairs += P;
         ++steps;
