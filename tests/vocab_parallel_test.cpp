@@ -7,6 +7,8 @@
 
 #include "reference/backward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/awkward.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -65,6 +67,52 @@ TEST(VocabParallelLookup, ShardOfTheWrongSizeIsAnError) {
   Matrix out(1, 4);
   EXPECT_INPUT_ERROR(backend::vocab_parallel_lookup(wte_shard, s, TokenIdBatch(ids, 1, 1), out),
                      "wte_shard has shape (4096, 4), expected (4352, 4)");
+}
+
+// The ids at every rank's edges - first - 1, first, the last real row, first + real_rows - and
+// 0 and V - 1, for p = 1 .. 4 on ANDREA-120M's V. Each shard is stored inside a larger buffer
+// whose rows before and after it are poisoned: an ownership test one off (id <= first +
+// real_rows, or id >= first - 1) reads a poisoned row, not whatever memory holds (often 0).
+// The output is framed too: no row is written past it.
+std::vector<std::int32_t> edge_ids(std::int64_t vocab_size, std::int64_t ranks) {
+  std::vector<std::int32_t> ids = {0, static_cast<std::int32_t>(vocab_size - 1)};
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    const VocabShard s = vocab_shard(vocab_size, r, ranks);
+    for (const std::int64_t id : {s.first - 1, s.first, s.first + 1, s.first + s.real_rows - 1, s.first + s.real_rows}) {
+      if (id >= 0 && id < vocab_size) ids.push_back(static_cast<std::int32_t>(id));
+    }
+  }
+  return ids;
+}
+
+TEST(VocabParallelLookup, IdsAtEveryRanksEdgesReadOnlyTheirShard) {
+  const std::int64_t V = andrea_120m.vocab_size, d = 3;
+  Matrix wte(V, d);  // row v holds v + 0.25 c: every row tells which id it is
+  for (std::int64_t v = 0; v < V; ++v) {
+    for (std::int64_t c = 0; c < d; ++c) wte(v, c) = static_cast<float>(v) + 0.25f * static_cast<float>(c);
+  }
+  for (std::int64_t p = 1; p <= 4; ++p) {
+    const std::vector<std::int32_t> ids = edge_ids(V, p);
+    const auto n = static_cast<std::int64_t>(ids.size());
+    for (std::int64_t r = 0; r < p; ++r) {
+      const VocabShard s = vocab_shard(V, r, p);
+      const Framed shard(shard_of(wte, s));
+      Framed out(n, d);
+      out.fill(kPoison);
+      backend::vocab_parallel_lookup(shard, s, TokenIdBatch(ids.data(), 1, n), out);
+      for (std::int64_t q = 0; q < n; ++q) {
+        const std::int32_t id = ids[static_cast<std::size_t>(q)];
+        const Matrix zero(1, d);
+        const ConstFloatView expected = s.owns(id) ? ConstFloatView(wte.view().row(id).data(), 1, d) : zero.view();
+        ASSERT_TRUE(all_close("row " + std::to_string(q) + " of the part (id " + std::to_string(id) + ")",
+                              ConstFloatView(out.view().row(q).data(), 1, d), expected, {}))
+            << "rank " << r << " of " << p << " owns the rows [" << s.first << ", " << s.first + s.real_rows
+            << ") of V = " << V << ": id " << id << (s.owns(id) ? " is its own, local row " : " is not its own")
+            << (s.owns(id) ? std::to_string(id - s.first) : std::string(" (its row is zero)"));
+      }
+      ASSERT_TRUE(out.untouched("the part")) << "rank " << r << " of " << p;
+    }
+  }
 }
 
 // x = (sum over ranks of the masked lookups) + wpe[t], equal bit for bit to combine_batch,
@@ -139,6 +187,36 @@ TEST(VocabParallelBackward, BadIdIsAnErrorAndWritesNothing) {
   EXPECT_INPUT_ERROR(vocab_parallel_wte_backward(TokenIdBatch(ids, 1, 2), ConstFloatView(dout, 2, 2), s, dwte),
                      "token id 383 at position 1 is outside [0, 300)");
   EXPECT_EQ(dwte(4, 0), 0.0f);
+}
+
+TEST(VocabParallelBackward, IdsAtEveryRanksEdgesWriteOnlyTheirShard) {
+  // The same edge ids; each rank's gradient shard inside a poisoned frame: a row written one
+  // past the shard, or an id of the next rank's first row taken as this rank's, shows.
+  const std::int64_t V = andrea_120m.vocab_size, d = 2;
+  for (std::int64_t p = 1; p <= 4; ++p) {
+    const std::vector<std::int32_t> ids = edge_ids(V, p);
+    const auto n = static_cast<std::int64_t>(ids.size());
+    Matrix dout(n, d);
+    for (std::int64_t q = 0; q < n; ++q) dout(q, 0) = 1.0f + static_cast<float>(q), dout(q, 1) = -2.0f;
+    Matrix expected(V, d);
+    reference::wte_backward(TokenIdBatch(ids.data(), 1, n), dout, expected);
+    for (std::int64_t r = 0; r < p; ++r) {
+      const VocabShard s = vocab_shard(V, r, p);
+      Framed dwte(s.rows, d);
+      dwte.fill(0.0f);
+      vocab_parallel_wte_backward(TokenIdBatch(ids.data(), 1, n), dout, s, dwte);
+      ASSERT_TRUE(dwte.untouched("dwte_shard")) << "rank " << r << " of " << p << " owns [" << s.first << ", "
+                                                << s.first + s.real_rows << ")";
+      for (std::int64_t l = 0; l < s.rows; ++l) {
+        const std::int64_t id = s.first + l;
+        const Matrix zero(1, d);
+        const ConstFloatView want = id < V ? ConstFloatView(expected.view().row(id).data(), 1, d) : zero.view();
+        ASSERT_TRUE(all_close("dwte_shard row " + std::to_string(l) + " (id " + std::to_string(id) + ")",
+                              ConstFloatView(dwte.view().row(l).data(), 1, d), want, {}))
+            << "rank " << r << " of " << p << " owns the rows [" << s.first << ", " << s.first + s.real_rows << ")";
+      }
+    }
+  }
 }
 
 TEST(VocabParallelBackward, GatheredShardsAreTheOneProcessGradientBitForBit) {
