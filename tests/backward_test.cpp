@@ -10,7 +10,9 @@
 #include <cstring>
 #include <limits>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cuda/sim/launch.hpp"  // cudasim::set_thread_order, set_worker_threads
 #endif
@@ -555,5 +557,58 @@ TEST(BackwardDeterministic, SameBitsOnEveryRun) {
 }
 #endif  // ANDREA_BACKEND_GPU
 #endif  // ANDREA_BACKEND_CUDA
+
+// The edges: ids 0 and V - 1, a full context (n = T: the last row of dwpe), both gradient
+// buffers inside poisoned frames; small integers, so every sum is exact in any order.
+void expect_edges(bool atomic) {
+  const std::int64_t V = 7, T = 4, B = 2, d = 3;
+  const std::vector<std::int32_t> ids = {6, 0, 6, 3, 0, 6, 2, 6};
+  Matrix dout(B * T, d);
+  for (std::int64_t q = 0; q < B * T; ++q) {
+    for (std::int64_t c = 0; c < d; ++c) dout(q, c) = static_cast<float>(q + 1) + 0.5f * static_cast<float>(c);
+  }
+  Matrix expected_dwte(V, d), expected_dwpe(T, d);
+  for (std::int64_t q = 0; q < B * T; ++q) {
+    for (std::int64_t c = 0; c < d; ++c) {
+      expected_dwte(ids[static_cast<std::size_t>(q)], c) += dout(q, c);
+      expected_dwpe(q % T, c) += dout(q, c);
+    }
+  }
+  Framed dwte(V, d), dwpe(T, d);
+  dwte.fill(0.0f), dwpe.fill(0.0f);
+#if defined(ANDREA_BACKEND_CUDA)
+  if (atomic) {
+    backend::embedding_backward_atomic(TokenIdBatch(ids.data(), B, T), dout, dwte, dwpe);
+  } else
+#endif
+  {
+    (void)atomic;
+    backend::embedding_backward(TokenIdBatch(ids.data(), B, T), dout, dwte, dwpe);
+  }
+  EXPECT_TRUE(all_close("dwte (row V - 1 = 6 sums 4 rows of dout)", dwte.view(), expected_dwte, {}));
+  EXPECT_TRUE(all_close("dwpe (n = T: row T - 1 = 3 is the last)", dwpe.view(), expected_dwpe, {}));
+  EXPECT_TRUE(dwte.untouched("dwte"));
+  EXPECT_TRUE(dwpe.untouched("dwpe"));
+}
+
+TEST(Backward, EdgesLastRowsInsideAPoisonedFrame) { expect_edges(false); }
+#if defined(ANDREA_BACKEND_CUDA)
+TEST(BackwardAtomic, EdgesLastRowsInsideAPoisonedFrame) { expect_edges(true); }
+#else
+TEST(SgdStepRows, EdgesLastRowInsideAPoisonedFrame) {
+  const std::int32_t ids[] = {4, 0, 4};
+  const Framed dw(matrix(5, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  Framed w(5, 2);
+  w.fill(1.0f);
+  backend::sgd_step_rows(ids, dw, 0.5f, w);
+  EXPECT_TRUE(all_close("w (rows 0 and V - 1 = 4 move, once each)", w.view(),
+                        matrix(5, 2, {0.5f, 0, 1, 1, 1, 1, 1, 1, -3.5f, -4}), {}));
+  EXPECT_TRUE(w.untouched("w"));
+  Framed zeroed(dw.view());
+  backend::zero_rows(ids, zeroed);
+  EXPECT_TRUE(all_close("dw after zero_rows of ids 4, 0", zeroed.view(), matrix(5, 2, {0, 0, 3, 4, 5, 6, 7, 8, 0, 0}), {}));
+  EXPECT_TRUE(zeroed.untouched("dw"));
+}
+#endif
 
 }  // namespace

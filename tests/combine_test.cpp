@@ -4,6 +4,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -211,5 +212,29 @@ TEST_P(CombineAwkward, RandomBatchOverwritesThePoison) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, CombineAwkward, ::testing::ValuesIn(kAwkwardWidths));
+
+// The edges: ids 0 and V - 1 at the first and last position of a full context (n = T),
+// every table and the output inside poisoned frames.
+TEST(Combine, EdgesLastRowsInsideAPoisonedFrame) {
+  const std::int64_t V = kAwkwardVocab, T = 5, d = 33, B = 2;
+  const Framed wte(init_table(Table::token, V, d, 5)), wpe(init_table(Table::position, T, d, 6));
+  const std::int32_t last = static_cast<std::int32_t>(V - 1);
+  const std::vector<std::int32_t> ids = {last, 3, 0, 7, last, 0, last, 2, 9, last};
+  Framed out(B * T, d);
+  out.fill(kPoison);
+  backend::combine_batch(wte, wpe, TokenIdBatch(ids.data(), B, T), out);
+  for (std::int64_t q = 0; q < B * T; ++q) {
+    const std::int32_t id = ids[static_cast<std::size_t>(q)];
+    std::vector<float> expected(static_cast<std::size_t>(d));
+    for (std::int64_t c = 0; c < d; ++c) expected[static_cast<std::size_t>(c)] = wte.view()(id, c) + wpe.view()(q % T, c);
+    ASSERT_TRUE(all_close("out row " + std::to_string(q) + " (id " + std::to_string(id) + ", t " +
+                              std::to_string(q % T) + ")", out.view().row(q), expected, {}));
+  }
+  EXPECT_TRUE(out.untouched("out"));
+  Framed one(T, d);
+  backend::combine(wte, wpe, std::span<const std::int32_t>(ids.data(), T), one);
+  EXPECT_TRUE(all_close("combine, one sequence", one.view(), ConstFloatView(out.view().data(), T, d), {}));
+  EXPECT_TRUE(one.untouched("out of combine"));
+}
 
 }  // namespace

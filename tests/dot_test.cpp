@@ -5,6 +5,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -133,5 +134,18 @@ TEST_P(CosineAwkward, MatrixOfRandomRowsOverwritesThePoison) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, CosineAwkward, ::testing::ValuesIn(kAwkwardWidths));
+
+// The edges: the rows inside a poisoned frame, the matrix into a framed output; the same
+// values as without frames (the goldens check the values themselves), nothing past it.
+TEST(Cosine, EdgesMatrixInsideAPoisonedFrame) {
+  const Matrix& rows = init_table(Table::token, kAwkwardRows, 259, 5);
+  Matrix plain(kAwkwardRows, kAwkwardRows);
+  backend::cosine_matrix(rows, plain);
+  Framed out(kAwkwardRows, kAwkwardRows);
+  out.fill(kPoison);
+  backend::cosine_matrix(Framed(rows), out);
+  EXPECT_TRUE(all_close("cosine matrix, framed", out.view(), plain, {}));
+  EXPECT_TRUE(out.untouched("cosine matrix"));
+}
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -155,5 +156,23 @@ TEST_P(LookupAwkward, RandomIdsOverwriteEveryPoisonedRow) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, LookupAwkward, ::testing::ValuesIn(kAwkwardWidths));
+
+// The edges: the table inside a poisoned frame (a read of row -1 or row V returns NaN), ids
+// 0 and V - 1, and the output framed too: every row written, none past it.
+TEST(Lookup, EdgesFirstAndLastRowInsideAPoisonedFrame) {
+  const std::int64_t V = kAwkwardVocab, d = 37;
+  const Framed wte(init_table(Table::token, V, d, 5));
+  const std::vector<std::int32_t> ids = {static_cast<std::int32_t>(V - 1), 0, static_cast<std::int32_t>(V - 1), 1,
+                                         static_cast<std::int32_t>(V - 2)};
+  Framed out(5, d);
+  out.fill(kPoison);
+  backend::lookup(wte, ids, out);
+  for (std::int64_t t = 0; t < 5; ++t) {
+    const std::int32_t id = ids[static_cast<std::size_t>(t)];
+    ASSERT_TRUE(all_close("out row " + std::to_string(t) + " (id " + std::to_string(id) + ")",
+                          out.view().row(t), wte.view().row(id), {}));
+  }
+  EXPECT_TRUE(out.untouched("out"));
+}
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -108,6 +109,20 @@ INSTANTIATE_TEST_SUITE_P(Widths, NormAwkward, ::testing::ValuesIn(kAwkwardWidths
 TEST(Norm, LongRandomVector) {  // 70,001 elements: many blocks, the last one partly full
   const Matrix& v = init_table(Table::token, 1, 70001, 99);
   EXPECT_TRUE(close("norm", backend::l2_norm(v.row(0)), norm_in_double(v.row(0)), {0.0, 1e-6}));
+}
+
+// The edges: the table inside a poisoned frame, the norms into a framed vector; each norm as
+// the same call gives without frames (the goldens check the values themselves).
+TEST(Norm, EdgesLastRowInsideAPoisonedFrame) {
+  const Matrix& m = init_table(Table::token, kAwkwardRows, 259, 5);
+  const Framed framed(m);
+  std::vector<float> plain(static_cast<std::size_t>(kAwkwardRows));
+  backend::row_norms(m, plain);
+  FramedVector out(kAwkwardRows);
+  for (float& x : out.span()) x = kPoison;
+  backend::row_norms(framed, out.span());
+  EXPECT_TRUE(all_close("row norms, framed", out.span(), plain, {}));
+  EXPECT_TRUE(out.untouched("row norms"));
 }
 
 }  // namespace

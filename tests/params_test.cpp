@@ -7,6 +7,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -87,6 +88,19 @@ TEST(Params, MaterializeAwkwardSizesOverwritesThePoison) {
   EXPECT_EQ(report.total, (1031 + 37) * 259);
   EXPECT_TRUE(all_close("wte", wte, init_table(Table::token, config.vocab_size, config.d_model, 99), kOneUlp));
   EXPECT_TRUE(all_close("wpe", wpe, init_table(Table::position, config.context_length, config.d_model, 99), kOneUlp));
+}
+
+// The edges: both tables inside poisoned frames: every element written (the last row of each
+// table too), none past either table.
+TEST(Params, EdgesTablesInsideAPoisonedFrame) {
+  const Config config{"awkward", kAwkwardVocab, 33, 37, false};
+  Framed wte(config.vocab_size, config.d_model), wpe(config.context_length, config.d_model);
+  wte.fill(kPoison), wpe.fill(kPoison);
+  backend::materialize(config, 7, wte, wpe);
+  EXPECT_TRUE(all_close("wte", wte.view(), init_table(Table::token, config.vocab_size, config.d_model, 7), kOneUlp));
+  EXPECT_TRUE(all_close("wpe", wpe.view(), init_table(Table::position, config.context_length, config.d_model, 7), kOneUlp));
+  EXPECT_TRUE(wte.untouched("wte"));
+  EXPECT_TRUE(wpe.untouched("wpe"));
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -316,6 +318,32 @@ TEST(PositionsMatter, SentenceAndItsReversal) {
     EXPECT_GT(std::fabs(sum_of_squared_norms(pa) - sum_of_squared_norms(pb)), 1e-3)
         << "with " << name << " positions, sum of ||x[t]||^2";
   }
+}
+
+// The edges: the sinusoidal table at n = T and RoPE at position T - 1, into framed outputs
+// (and from a framed x): the same values as without frames, nothing past them.
+TEST(Sinusoidal, EdgesLastRowInsideAPoisonedFrame) {
+  const std::int64_t T = 37, d = 10;
+  Matrix plain(T, d);
+  backend::sinusoidal_table(T, d, T, plain);
+  Framed out(T, d);
+  out.fill(kPoison);
+  backend::sinusoidal_table(T, d, T, out);
+  EXPECT_TRUE(all_close("sinusoidal table, framed", out.view(), plain, {}));
+  EXPECT_TRUE(out.untouched("sinusoidal table"));
+}
+
+TEST(Rope, EdgesLastPositionInsideAPoisonedFrame) {
+  const std::int64_t n = 5, d = 10;
+  const Matrix& x = init_table(Table::token, n, d, 5);
+  const std::vector<std::int32_t> positions = {0, 1023, 7, 1023, 1};
+  Matrix plain(n, d);
+  backend::rope(x, positions, 10000.0, plain);
+  Framed out(n, d);
+  out.fill(kPoison);
+  backend::rope(Framed(x), positions, 10000.0, out);
+  EXPECT_TRUE(all_close("rope, framed", out.view(), plain, {}));
+  EXPECT_TRUE(out.untouched("rope"));
 }
 
 }  // namespace

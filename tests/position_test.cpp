@@ -4,6 +4,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 namespace {
 
@@ -79,5 +80,16 @@ TEST_P(PositionAwkward, FirstRowsOverwriteThePoison) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, PositionAwkward, ::testing::ValuesIn(kAwkwardWidths));
+
+// The edges: n = T, the last row of wpe, with wpe and the output inside poisoned frames.
+TEST(Position, EdgesLastRowInsideAPoisonedFrame) {
+  const std::int64_t T = 37, d = 9;
+  const Framed wpe(init_table(Table::position, T, d, 5));
+  Framed out(T, d);
+  out.fill(kPoison);
+  backend::positions(wpe, T, out);
+  EXPECT_TRUE(all_close("out (n = T)", out.view(), wpe.view(), {}));
+  EXPECT_TRUE(out.untouched("out"));
+}
 
 }  // namespace

@@ -14,7 +14,9 @@
 #include <set>
 #include <sstream>
 
+#include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/framed.hpp"
 
 #include "training/corpus.hpp"
 #include "training/trainer.hpp"
@@ -468,5 +470,56 @@ TEST(Training, EndToEndSimilarWordsEndUpClose) {
 }
 
 #endif
+
+// The edges: ids 0 and V - 1 as centres and targets, the tables and every output inside
+// poisoned frames (a read of row -1 or V returns NaN; a write past an output shows).
+// Small dyadic values: every product and sum is exact.
+TEST(Training, EdgesLastRowsInsideAPoisonedFrame) {
+  const std::int64_t V = 7, d = 3, P = 3, K1 = 2;
+  Matrix w(V, d), o(V, d);
+  for (std::int64_t v = 0; v < V; ++v) {
+    for (std::int64_t c = 0; c < d; ++c) {
+      w(v, c) = 0.5f * static_cast<float>(v) - 0.25f * static_cast<float>(c);
+      o(v, c) = 0.25f * static_cast<float>(v + 1) + 0.5f * static_cast<float>(c) - 1.0f;
+    }
+  }
+  const Framed wte(w), wout(o);
+  const std::vector<std::int32_t> centres = {6, 0, 6};
+  const std::vector<std::int32_t> targets = {0, 6, 6, 5, 6, 0};
+  const TokenIdBatch t(targets.data(), P, K1);
+  Framed scores(P, K1);
+  scores.fill(kPoison);
+  backend::pair_scores(wte, wout, centres, t, scores);
+  Matrix expected(P, K1);
+  for (std::int64_t p = 0; p < P; ++p) {
+    for (std::int64_t j = 0; j < K1; ++j) {
+      for (std::int64_t c = 0; c < d; ++c) expected(p, j) += w(centres[static_cast<std::size_t>(p)], c) * o(t(p, j), c);
+    }
+  }
+  EXPECT_TRUE(all_close("scores (centres 6, 0, 6; targets 0, 6 | 6, 5 | 6, 0)", scores.view(), expected, {}));
+  EXPECT_TRUE(scores.untouched("scores"));
+
+  Framed grads(P, K1);
+  grads.fill(kPoison);
+  backend::score_gradients(scores, grads);
+  EXPECT_TRUE(grads.untouched("grads"));
+  const float g[] = {-0.5f, 0.25f, -0.75f, 0.5f, -0.25f, 1.0f};  // exact gradients for the rows
+  Framed dcentre(P, d), dtarget(P * K1, d);
+  dcentre.fill(kPoison), dtarget.fill(kPoison);
+  backend::row_gradients(wte, wout, centres, t, ConstFloatView(g, P, K1), dcentre, dtarget);
+  Matrix want_centre(P, d), want_target(P * K1, d);
+  for (std::int64_t p = 0; p < P; ++p) {
+    for (std::int64_t j = 0; j < K1; ++j) {
+      for (std::int64_t c = 0; c < d; ++c) {
+        want_centre(p, c) += g[p * K1 + j] * o(t(p, j), c);
+        want_target(p * K1 + j, c) = g[p * K1 + j] * w(centres[static_cast<std::size_t>(p)], c);
+      }
+    }
+  }
+  EXPECT_TRUE(all_close("dcentre", dcentre.view(), want_centre, {}));
+  EXPECT_TRUE(all_close("dtarget (row p (1 + k) + j = g[p][j] wte[centres[p]])", dtarget.view(), want_target, {}));
+  EXPECT_TRUE(dcentre.untouched("dcentre"));
+  EXPECT_TRUE(dtarget.untouched("dtarget"));
+}
 
 }  // namespace
