@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The numbers the lesson READMEs quote cannot drift (ctest label docs).
 
-  docs_test.py [ANDREA_EMBED]
+  docs_test.py [ANDREA_EMBED] [--trained]
 
 1. Golden values: each figure a lesson README quotes from the model's tables
    (first columns of a row, row norms, dot products, cosines, parameter counts),
@@ -10,6 +10,10 @@
 2. The program: each README block that starts with `$ ./build/apps/andrea-embed ARGS`
    is run (ANDREA_EMBED is the program, given by ctest) and every line the
    block shows must be a line of its output.
+2b. Lesson 9's corpus: when WordNet is installed, the corpus, vocabulary and word counts and
+   the untrained cosines the README quotes are those the program gives (a run whose
+   subsampling keeps no word: under a second). With --trained, also the trained cosines
+   (a full default run: a minute or more of one core, so not in CI).
 3. The translations: each README.fr.md holds the same numbers as its README.md
    (French decimal commas and digit-group spaces read as English ones) and the
    same code blocks (comments aside); a block without a language (a diagram)
@@ -26,6 +30,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "lessons"
@@ -146,6 +151,53 @@ def check_program(program: str) -> None:
                                   f"`{line}`")
 
 
+# --- 2b. lesson 9's corpus and the untrained table ------------------------------------
+def check_lesson9(program: str, trained: bool) -> None:
+    readme = LESSONS / "09_training" / "README.md"
+    text = readme.read_text()
+    flat = re.sub(r"\s+", " ", text)
+    name = readme.relative_to(ROOT)
+    if not pathlib.Path("/usr/share/wordnet/data.noun").exists():
+        print("docs: no WordNet in /usr/share/wordnet: lesson 9's corpus figures not checked")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        out = f"{tmp}/w.safetensors"
+        # subsample 1e-12 keeps no word: the run builds the vocabulary and writes the init.
+        run = subprocess.run([program, "train", "--quiet", "--epochs", "1", "--subsample", "1e-12",
+                              "--out", out], capture_output=True, text=True, check=False)
+        corpus = re.search(r"(\d+) words in (\d+) sentences", run.stdout)
+        vocab = re.search(r"V = (\d+) rows: <unk> \(the (\d+) words", run.stdout)
+        if run.returncode != 0 or not corpus or not vocab:
+            errors.append(f"{name}: `train` did not run: {run.stderr.strip()[:200]}")
+            return
+        said = [f"{int(corpus[1]):,} words in {int(corpus[2]):,} sentences",
+                f"the {int(vocab[2]):,} occurrences of rarer words", f"V = {int(vocab[1]):,}"]
+        counts = dict(line.split() for line in pathlib.Path(f"{tmp}/w.vocab.txt").read_text().splitlines())
+        said.append(f"exactly {counts['xylophone']} times; *tuesday* appears {counts['tuesday']} times, "
+                    f"*pet* {counts['pet']}, *cat* {counts['cat']}, *dog* {counts['dog']}")
+        for phrase in said:
+            if phrase not in flat:
+                errors.append(f"{name}: does not say `{phrase}` (from the program)")
+        # The README's first block of cosines is the untrained table's, its second the trained one's.
+        blocks = [b for _, b in FENCE.findall(text) if re.search(r"^ +cat +\+1\.000 ", b, re.M)][:2]
+        rows = lambda block: [l for l in block.splitlines() if l.strip().startswith(("cat ", "dog "))]
+        checks = [("untrained", ["--init-seed", "1337"], rows(blocks[0]) if blocks else [])]
+        if trained:  # the default run, as the README's
+            subprocess.run([program, "train", "--quiet", "--out", out], capture_output=True, check=False)
+            checks.append(("trained", [], rows(blocks[1]) if len(blocks) > 1 else []))
+        for what, args, quoted in checks:
+            printed = set()
+            for extra in ([], ["--centre"]):
+                sim = subprocess.run([program, "similar", "--weights", out, *args, *extra],
+                                     capture_output=True, text=True, check=False)
+                printed |= set(sim.stdout.splitlines())
+            if not quoted:
+                errors.append(f"{name}: no rows of the {what} table's cosines found")
+            for line in quoted:
+                if line not in printed:
+                    errors.append(f"{name}: `{line.strip()}` is not a line of `similar` on the {what} table")
+
+
 # --- 3. README.fr.md against README.md -----------------------------------------------
 FENCE = re.compile(r"```([a-z]*)\n(.*?)```", re.S)
 COMMENT = {"sh": re.compile(r"(^|\s)#.*$", re.M), "cpp": re.compile(r"//.*$", re.M)}
@@ -227,8 +279,10 @@ def main() -> int:
     check_course_map()
     check_links()
     check_goldens()
-    if len(sys.argv) > 1:
-        check_program(sys.argv[1])
+    args = [a for a in sys.argv[1:] if a != "--trained"]
+    if args:
+        check_program(args[0])
+        check_lesson9(args[0], "--trained" in sys.argv)
     check_translations()
     for error in errors:
         print(error)
