@@ -35,6 +35,7 @@ unsigned blocks_for(std::int64_t n) { return static_cast<unsigned>((n + kThreads
 __global__ void pair_scores_kernel(const float* wte, const float* wout, const std::int32_t* centres,
                                    const std::int32_t* targets, float* scores, std::int64_t count,
                                    std::int64_t k1, std::int64_t d) {
+  // BEGIN SOLUTION
   const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= count) return;  // the last block's spare threads
   const float* u = wte + std::int64_t{centres[i / k1]} * d;
@@ -42,10 +43,12 @@ __global__ void pair_scores_kernel(const float* wte, const float* wout, const st
   float sum = 0.0f;
   for (std::int64_t c = 0; c < d; ++c) sum += u[c] * v[c];
   scores[i] = sum;
+  // END SOLUTION
 }
 
 __global__ void score_gradients_kernel(const float* scores, float* grads, double* loss_terms,
                                        std::int64_t count, std::int64_t k1) {
+  // BEGIN SOLUTION
   const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float s = scores[i];
@@ -53,11 +56,13 @@ __global__ void score_gradients_kernel(const float* scores, float* grads, double
   grads[i] = 1.0f / (1.0f + expf(-s)) - (context ? 1.0f : 0.0f);
   const double x = context ? -double{s} : double{s};  // the term is softplus(x)
   loss_terms[i] = x > 0.0 ? x + log1p(exp(-x)) : log1p(exp(x));
+  // END SOLUTION
 }
 
 __global__ void row_gradients_kernel(const float* wte, const float* wout, const std::int32_t* centres,
                                      const std::int32_t* targets, const float* grads, float* dcentre,
                                      float* dtarget, std::int64_t k1, std::int64_t d) {
+  // BEGIN SOLUTION
   const std::int64_t p = blockIdx.x;
   const float* u = wte + std::int64_t{centres[p]} * d;
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) {
@@ -69,6 +74,7 @@ __global__ void row_gradients_kernel(const float* wte, const float* wout, const 
     }
     dcentre[p * d + c] = du;
   }
+  // END SOLUTION
 }
 
 __global__ void sgd_rows_kernel(const std::int32_t* rows, const float* dw, float* w, float lr,
