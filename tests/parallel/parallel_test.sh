@@ -17,10 +17,16 @@
 #                   --ids ""): exit 2 with the value typed, never a crash
 #       cudasim     the check with the CUDA kernel on the CPU execution layer (short sequence)
 #       gpu         the check with the kernel on a GPU; exit 77 (skipped) with the reason if none
+#       edges       the check on the ids at every rank's edges (first - 1, first, the last real
+#                   row, first + V_p) and 0, V - 1, 8 times over: each id read by its owner only
+# No mpirun: exit 77 (skipped) with the reason.
 set -uo pipefail
 mpiexec=$1 program=$2 np=$3 case=$4
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
+if [ ! -x "$mpiexec" ] && ! command -v "$mpiexec" >/dev/null 2>&1; then
+  echo "skipped: no mpirun ('$mpiexec'): install openmpi-bin to run lesson 10 on $np processes"; exit 77
+fi
 fail() {  # the program's output first, then the reason (the grader reads the line after "Failure")
   echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"
   printf 'Failure\n%s, np %s: %s%s%s\n' "$case" "$np" "$*" "$(grep -h ': NO$' "$out" | sed 's/^ */; /' | tr -d '\n')" \
@@ -38,9 +44,19 @@ padded() { case $1 in 1) echo 8,576 ;; 2 | 4) echo 8,704 ;; 3) echo 8,832 ;; esa
 rows=$(( $(padded "$np" | tr -d ,) / np ))
 
 case $case in
-  check | cudasim | gpu)
+  check | cudasim | gpu | edges)
     args=(--batch 2)
-    [ "$case" = check ] || args=(--length 64 --batch 2 --backend "$case")
+    [ "$case" = cudasim ] || [ "$case" = gpu ] && args=(--length 64 --batch 2 --backend "$case")
+    if [ "$case" = edges ]; then
+      ids=0,8448
+      for ((r = 0; r < np; r++)); do
+        last=$(( (r + 1) * rows < 8449 ? (r + 1) * rows : 8449 ))
+        for id in $((r * rows - 1)) $((r * rows)) $((last - 1)) $last; do
+          [ "$id" -ge 0 ] && [ "$id" -lt 8449 ] && ids+=,$id
+        done
+      done
+      args=(--ids "$ids" --batch 8)
+    fi
     run "${args[@]}"
     status=$?
     if [ "$case" = gpu ] && [ "$status" = 77 ]; then cat "$err"; exit 77; fi
