@@ -104,8 +104,10 @@ TEST(VocabParallelLookup, IdsAtEveryRanksEdgesReadOnlyTheirShard) {
         const std::int32_t id = ids[static_cast<std::size_t>(q)];
         const Matrix zero(1, d);
         const ConstFloatView expected = s.owns(id) ? ConstFloatView(wte.view().row(id).data(), 1, d) : zero.view();
-        ASSERT_TRUE(all_close("row " + std::to_string(q) + " of the part (id " + std::to_string(id) + ")",
-                              ConstFloatView(out.view().row(q).data(), 1, d), expected, {}))
+        const std::string what = "rank " + std::to_string(r) + " of " + std::to_string(p) + ", row " +
+                                 std::to_string(q) + " of its part (id " + std::to_string(id) +
+                                 (s.owns(id) ? ", its own)" : ", another rank's: zero)");
+        ASSERT_TRUE(all_close(what, ConstFloatView(out.view().row(q).data(), 1, d), expected, {}))
             << "rank " << r << " of " << p << " owns the rows [" << s.first << ", " << s.first + s.real_rows
             << ") of V = " << V << ": id " << id << (s.owns(id) ? " is its own, local row " : " is not its own")
             << (s.owns(id) ? std::to_string(id - s.first) : std::string(" (its row is zero)"));
@@ -211,7 +213,8 @@ TEST(VocabParallelBackward, IdsAtEveryRanksEdgesWriteOnlyTheirShard) {
         const std::int64_t id = s.first + l;
         const Matrix zero(1, d);
         const ConstFloatView want = id < V ? ConstFloatView(expected.view().row(id).data(), 1, d) : zero.view();
-        ASSERT_TRUE(all_close("dwte_shard row " + std::to_string(l) + " (id " + std::to_string(id) + ")",
+        ASSERT_TRUE(all_close("rank " + std::to_string(r) + " of " + std::to_string(p) + ", dwte_shard row " +
+                                  std::to_string(l) + " (id " + std::to_string(id) + ")",
                               ConstFloatView(dwte.view().row(l).data(), 1, d), want, {}))
             << "rank " << r << " of " << p << " owns the rows [" << s.first << ", " << s.first + s.real_rows << ")";
       }
