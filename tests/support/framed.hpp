@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace andrea::testing {
 
