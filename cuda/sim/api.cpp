@@ -87,6 +87,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpy
     return cudasim::outside("cudaMemcpy", "source");
   }
   std::memmove(dst, src, count);
+  cudasim::detail::note_written(dst, count);  // initcheck (cuda/sim/tools); not device: nothing
   return cudaSuccess;
 }
 
@@ -94,6 +95,7 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
   if (count == 0) return cudaSuccess;
   if (!cudasim::on_device(ptr, count)) return cudasim::outside("cudaMemset", "destination");
   std::memset(ptr, value, count);
+  cudasim::detail::note_written(ptr, count);  // initcheck: cuda/sim/tools
   return cudaSuccess;
 }
 

@@ -89,8 +89,8 @@ int block_barrier(std::source_location where, int predicate) {
   return Block::current("__syncthreads()").barrier(where, predicate);
 }
 
-void poison_shared(void* p, std::size_t size) {
-  if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size);
+void poison_shared(void* p, std::size_t size, const char* name) {
+  if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size, name);
 }
 
 void assert_failed(const char* condition, const char* file, int line) {
@@ -295,11 +295,11 @@ int Block::barrier(std::source_location where, int predicate) {
   return static_cast<int>(t.result);
 }
 
-void Block::poison_shared(void* p, std::size_t size) {
+void Block::poison_shared(void* p, std::size_t size, const char* name) {
   if (std::find(poisoned_.begin(), poisoned_.end(), p) != poisoned_.end()) return;
   poisoned_.push_back(p);
   std::memset(p, 0xff, size);
-  if (tools::g_active) tools::shared_declared(p, size, nullptr);
+  if (tools::g_active) tools::shared_declared(p, size, name);
 }
 
 std::uint64_t Block::warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,

@@ -66,6 +66,7 @@ struct State {
   std::uint64_t blocks = 0;
 };
 State g;
+LaunchProfile g_last;
 
 void mark(std::unordered_map<std::uint64_t, std::uint32_t>& sectors, std::uintptr_t a,
           std::size_t size) {
@@ -235,6 +236,17 @@ std::string report() {
            "worst request " + std::to_string(c.max_way) + "-way)\n";
     }
   }
+  LaunchProfile& p = g_last;
+  p = LaunchProfile{};
+  p.kernel = launch.name;
+  AccessCounts* const kinds[] = {&p.global_load, &p.global_store, &p.global_atomic,
+                                 &p.shared_load, &p.shared_store, &p.shared_atomic};
+  for (int cls = 0; cls < 6; ++cls) {
+    const Counts& c = totals[cls];
+    *kinds[cls] = {c.requests, c.sectors, c.wavefronts,
+                   c.wavefronts > c.requests && cls >= shared_ld ? c.wavefronts - c.requests : 0,
+                   c.max_way, c.bytes};
+  }
   std::uint64_t read = 0, written = 0, ideal = 0;
   for (const auto& [sector, bits] : g.read_sectors) read += 32, ideal += std::popcount(bits);
   for (const auto& [sector, bits] : g.written_sectors) written += 32, ideal += std::popcount(bits);
@@ -252,11 +264,19 @@ std::string report() {
       count += it->second;
       if (it->second > top->second || (it->second == top->second && it->first < top->first)) top = it;
     }
+    p.atomics = count;
+    p.most_contended = top->second;
     s += "  atomics: " + with_commas(count) + " on " + with_commas(g.atomics.size()) +
          " addresses; the most contended, " + detail::describe_address(top->first) + ", " +
          with_commas(top->second) + " times\n";
   }
+  p.dram_bytes_read = read;
+  p.dram_bytes_written = written;
+  p.ideal_bytes = ideal;
+  p.text = s;
   return s;
 }
 
 }  // namespace cudasim::tools::prof
+
+cudasim::LaunchProfile cudasim::last_profile() { return tools::prof::g_last; }

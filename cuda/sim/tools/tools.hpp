@@ -19,6 +19,7 @@
 // the tools are off.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,5 +42,26 @@ bool tools_available();
 /// Where the profile of each launch is printed: stderr unless CUDASIM_PROFILE_FILE names a file
 /// (appended to), or the callback set here (nullptr: back to the default).
 void set_profile_sink(void (*sink)(const std::string& report));
+
+/// One kind of access of a launch (global load, shared store, ...), as Nsight Compute counts it.
+struct AccessCounts {
+  std::uint64_t requests = 0;        // warp-level instructions: l1tex__t_requests_...
+  std::uint64_t sectors = 0;         // global: distinct 32-byte sectors per request, summed
+  std::uint64_t wavefronts = 0;      // shared: bank passes, l1tex__data_pipe_lsu_wavefronts_...
+  std::uint64_t bank_conflicts = 0;  // shared: wavefronts beyond one per request
+  std::uint64_t max_way = 0;         // shared: the worst request's n-way bank conflict
+  std::uint64_t bytes = 0;           // what the lanes asked for
+};
+/// The profile of one launch; `text` is what is printed.
+struct LaunchProfile {
+  std::string kernel, text;
+  AccessCounts global_load, global_store, global_atomic, shared_load, shared_store, shared_atomic;
+  std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;  // each distinct sector once
+  std::uint64_t ideal_bytes = 0;     // each byte the kernel reads or writes, once
+  std::uint64_t atomics = 0;         // atomic operations (lanes)
+  std::uint64_t most_contended = 0;  // atomic operations on the busiest address
+};
+/// The profile of the last launch that ran with the profile tool on.
+LaunchProfile last_profile();
 
 }  // namespace cudasim
