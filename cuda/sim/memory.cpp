@@ -131,7 +131,8 @@ std::vector<AllocationView> allocation_views() {
   views.reserve(allocations().by_start.size());
   for (const auto& [start, a] : allocations().by_start) {
     const auto base = reinterpret_cast<std::uintptr_t>(a.base);
-    views.push_back({start, a.size, base, base + a.length, a.written ? a.written->data() : nullptr});
+    std::uint64_t* const written = a.written ? a.written->data() : nullptr;
+    views.push_back({start, a.size, base, base + a.length, written});
   }
   return views;
 }

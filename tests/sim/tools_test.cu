@@ -19,8 +19,7 @@ struct Floats {
     if (!fill) return;
     std::vector<float> host(n);
     for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<float>(i);
-    EXPECT_EQ(cudaMemcpy(ptr, host.data(), n * sizeof(float), cudaMemcpyHostToDevice),
-              cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(ptr, host.data(), n * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
   }
   Floats(const Floats&) = delete;
   Floats& operator=(const Floats&) = delete;
@@ -171,9 +170,9 @@ TEST(Racecheck, AReadAfterWriteWithoutABarrierNamesBothThreadsAndLines) {
                         std::to_string(kRawWrite)),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("thread (32,0,0) read it at tests/sim/tools_test.cu:" +
-                        std::to_string(kRawRead)),
-            std::string::npos)
+  EXPECT_NE(
+      report.find("thread (32,0,0) read it at tests/sim/tools_test.cu:" + std::to_string(kRawRead)),
+      std::string::npos)
       << report;
   EXPECT_NE(report.find("no __syncthreads()"), std::string::npos) << report;
 }
@@ -217,10 +216,8 @@ TEST(Racecheck, AtomicsOnOneAddressDoNotRace) {
 }
 
 // --- initcheck: a load of a byte that nothing wrote.
-constexpr int kUninitialisedRead = __LINE__ + 2;
-__global__ void copy_all(const float* in, float* out) {
-  out[threadIdx.x] = in[threadIdx.x];
-}
+constexpr int kUninitialisedRead = __LINE__ + 1;
+__global__ void copy_all(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
 
 TEST(Initcheck, AReadOfBytesNoCopyWroteIsReportedAtItsLine) {
   cudasim::set_tools(cudasim::initcheck);  // before cudaMalloc: the allocation is tracked
@@ -229,7 +226,8 @@ TEST(Initcheck, AReadOfBytesNoCopyWroteIsReportedAtItsLine) {
   const std::vector<float> host(16, 1.0f);  // only the first 16 floats are copied
   ASSERT_EQ(cudaMemcpy(in, host.data(), 16 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
   Floats out(32);
-  const std::string report = run_with(cudasim::initcheck, [&] { copy_all<<<1, 32>>>(in, out.ptr); });
+  const std::string report =
+      run_with(cudasim::initcheck, [&] { copy_all<<<1, 32>>>(in, out.ptr); });
   EXPECT_NE(report.find("thread (16,0,0): uninitialised read of 4 bytes"), std::string::npos)
       << report;
   EXPECT_EQ(line_of(report, "tools_test.cu:"), kUninitialisedRead) << report;
@@ -245,10 +243,8 @@ constexpr int kStore = __LINE__ + 2;
 __global__ void fill(float* out) {
   out[threadIdx.x] = 1.0f;  // no bound check: 64 threads, 6 floats
 }
-constexpr int kLoad = __LINE__ + 2;
-__global__ void read_one(const float* in, float* out, int i) {
-  out[0] = in[i];
-}
+constexpr int kLoad = __LINE__ + 1;
+__global__ void read_one(const float* in, float* out, int i) { out[0] = in[i]; }
 
 TEST(Memcheck, AWriteZeroBytesPastTheEndIsReportedWhereItHappens) {
   cudasim::set_thread_order(cudasim::Order::forward);  // thread 6 is the first to go too far

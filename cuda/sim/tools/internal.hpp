@@ -32,8 +32,8 @@ unsigned launch_begin(const detail::LaunchInfo& launch, unsigned workers);
 std::string launch_end(bool failed);
 void block_begin(uint3 index, unsigned threads);
 void block_end();
-void block_synced();            // a __syncthreads() opened
-void warp_synced(unsigned w);   // a warp operation of warp w opened
+void block_synced();           // a __syncthreads() opened
+void warp_synced(unsigned w);  // a warp operation of warp w opened
 /// A function-scope __shared__ variable of the running block (from poison_shared).
 void shared_declared(const void* p, std::size_t size, const char* name);
 

@@ -31,8 +31,8 @@ namespace {
 
 // What an instruction does, as the rows of the report.
 enum Class : std::uint8_t { global_ld, global_st, global_atom, shared_ld, shared_st, shared_atom };
-constexpr const char* kClassName[] = {"global load",  "global store",  "global atomic",
-                                      "shared load",  "shared store",  "shared atomic"};
+constexpr const char* kClassName[] = {"global load", "global store", "global atomic",
+                                      "shared load", "shared store", "shared atomic"};
 
 struct Record {
   std::uintptr_t pc;
@@ -61,8 +61,8 @@ struct State {
   std::vector<Warp> warps;
   std::map<std::pair<std::uintptr_t, Class>, Counts> by_pc;
   std::unordered_map<std::uint64_t, std::uint32_t> read_sectors, written_sectors;  // byte masks
-  std::unordered_map<std::uintptr_t, std::uint64_t> atomics;  // per address
-  std::vector<std::uintptr_t> pending_atomic;                  // per thread: an atomic load's address
+  std::unordered_map<std::uintptr_t, std::uint64_t> atomics;                       // per address
+  std::vector<std::uintptr_t> pending_atomic;  // per thread: an atomic load's address
   std::uint64_t blocks = 0;
 };
 State g;
@@ -92,7 +92,8 @@ Counts request(const Record* r, std::size_t n) {
       }
     }
     std::sort(sectors.begin(), sectors.end());
-    c.sectors = static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    c.sectors =
+        static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
     return c;
   }
   // Shared memory: 32 banks of 4 bytes; a 16-byte access is served 8 lanes at a time.
@@ -125,7 +126,8 @@ void flush(Warp& w) {
   });
   for (std::size_t i = 0; i < rs.size();) {
     std::size_t j = i + 1;
-    while (j < rs.size() && rs[j].pc == rs[i].pc && rs[j].cls == rs[i].cls && rs[j].k == rs[i].k) ++j;
+    while (j < rs.size() && rs[j].pc == rs[i].pc && rs[j].cls == rs[i].cls && rs[j].k == rs[i].k)
+      ++j;
     g.by_pc[{rs[i].pc, rs[i].cls}].add(request(&rs[i], j - i));
     i = j;
   }
@@ -152,9 +154,7 @@ std::string pad(std::string s, std::size_t width, bool right = false) {
 
 }  // namespace
 
-void launch_begin() {
-  g = State{};
-}
+void launch_begin() { g = State{}; }
 
 void block_begin(unsigned threads) {
   g.warps.resize(std::max<std::size_t>(g.warps.size(), (threads + 31) / 32));
@@ -185,8 +185,8 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
   if (atomic) ++g.atomics[a];
   Warp& w = g.warps[tid / 32];
   const std::uint32_t k = w.executed[pc][tid % 32]++;
-  w.records.push_back({pc, k, cls, static_cast<std::uint8_t>(tid % 32),
-                       static_cast<std::uint32_t>(size), a});
+  w.records.push_back(
+      {pc, k, cls, static_cast<std::uint8_t>(tid % 32), static_cast<std::uint32_t>(size), a});
 }
 
 std::string report() {
@@ -211,8 +211,8 @@ std::string report() {
        pad("sectors", 10, true) + pad("sect/req", 9, true) + pad("bytes req", 12, true) +
        pad("bytes moved", 13, true) + pad("bank way", 9, true) + "\n";
   auto row = [&](const std::string& line, Class cls, const Counts& c) {
-    std::string r = "  " + pad(line, 34) + pad(kClassName[cls], 15) +
-                    pad(with_commas(c.requests), 10, true);
+    std::string r =
+        "  " + pad(line, 34) + pad(kClassName[cls], 15) + pad(with_commas(c.requests), 10, true);
     if (cls <= global_atom) {
       r += pad(with_commas(c.sectors), 10, true) +
            pad(fixed(c.requests ? double(c.sectors) / double(c.requests) : 0.0, 1), 9, true) +
@@ -231,9 +231,10 @@ std::string report() {
   for (int cls : {shared_ld, shared_st}) {
     const Counts& c = totals[cls];
     if (c.requests != 0) {
-      s += "  " + std::string(kClassName[cls]) + " bank conflicts: " +
-           with_commas(c.wavefronts - c.requests) + " (wavefronts beyond one per request; " +
-           "worst request " + std::to_string(c.max_way) + "-way)\n";
+      s += "  " + std::string(kClassName[cls]) +
+           " bank conflicts: " + with_commas(c.wavefronts - c.requests) +
+           " (wavefronts beyond one per request; " + "worst request " + std::to_string(c.max_way) +
+           "-way)\n";
     }
   }
   LaunchProfile& p = g_last;
@@ -243,26 +244,28 @@ std::string report() {
                                  &p.shared_load, &p.shared_store, &p.shared_atomic};
   for (int cls = 0; cls < 6; ++cls) {
     const Counts& c = totals[cls];
-    *kinds[cls] = {c.requests, c.sectors, c.wavefronts,
-                   c.wavefronts > c.requests && cls >= shared_ld ? c.wavefronts - c.requests : 0,
-                   c.max_way, c.bytes};
+    *kinds[cls] = {
+        c.requests,   c.sectors,
+        c.wavefronts, c.wavefronts > c.requests && cls >= shared_ld ? c.wavefronts - c.requests : 0,
+        c.max_way,    c.bytes};
   }
   std::uint64_t read = 0, written = 0, ideal = 0;
   for (const auto& [sector, bits] : g.read_sectors) read += 32, ideal += std::popcount(bits);
   for (const auto& [sector, bits] : g.written_sectors) written += 32, ideal += std::popcount(bits);
   const double total = double(read + written);
-  s += "  DRAM at least (each distinct 32-byte sector once): " + with_commas(read) + " bytes read + " +
-       with_commas(written) + " written = " + with_commas(read + written) + " bytes; ideal " +
-       "(each byte the kernel uses, once): " + with_commas(ideal) + " bytes\n";
-  s += "  time at memory bandwidth, at least: " + duration(total / 4.8e12) + " on H200 (4.8 TB/s), " +
-       duration(total / 2.039e12) + " on A100 80GB (2.039 TB/s), " + duration(total / 320e9) +
-       " on T4 (320 GB/s)\n";
+  s += "  DRAM at least (each distinct 32-byte sector once): " + with_commas(read) +
+       " bytes read + " + with_commas(written) + " written = " + with_commas(read + written) +
+       " bytes; ideal " + "(each byte the kernel uses, once): " + with_commas(ideal) + " bytes\n";
+  s += "  time at memory bandwidth, at least: " + duration(total / 4.8e12) +
+       " on H200 (4.8 TB/s), " + duration(total / 2.039e12) + " on A100 80GB (2.039 TB/s), " +
+       duration(total / 320e9) + " on T4 (320 GB/s)\n";
   if (!g.atomics.empty()) {
     std::uint64_t count = 0;
     auto top = g.atomics.begin();
     for (auto it = g.atomics.begin(); it != g.atomics.end(); ++it) {
       count += it->second;
-      if (it->second > top->second || (it->second == top->second && it->first < top->first)) top = it;
+      if (it->second > top->second || (it->second == top->second && it->first < top->first))
+        top = it;
     }
     p.atomics = count;
     p.most_contended = top->second;

@@ -24,7 +24,7 @@ struct Access {
   std::uintptr_t pc = 0;
   std::uint32_t epoch = 0;  // warp_epoch of its warp when it happened
   std::uint16_t tid = kNobody;
-  std::uint8_t mask = 0;    // bytes of the word
+  std::uint8_t mask = 0;  // bytes of the word
   bool atomic = false;
 };
 
@@ -46,7 +46,7 @@ struct State {
   std::size_t used = 0;
   std::uint32_t gen = 1;
   std::vector<std::uint32_t> warp_epoch;
-  std::vector<Hazard> hazards;                                           // the first few
+  std::vector<Hazard> hazards;                                             // the first few
   std::set<std::tuple<const char*, std::uintptr_t, std::uintptr_t>> seen;  // distinct pairs
   std::uint64_t count = 0;
 };
@@ -173,15 +173,15 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
 std::string report() {
   if (g.hazards.empty()) return {};
   const Hazard& h = g.hazards.front();
-  const char* name = h.kind[0] == 'R' ? "read-after-write" : h.kind[2] == 'R' ? "write-after-read"
-                                                                              : "write-after-write";
+  const char* name = h.kind[0] == 'R'   ? "read-after-write"
+                     : h.kind[2] == 'R' ? "write-after-read"
+                                        : "write-after-write";
   const char* first_did = h.kind[2] == 'W' ? "wrote" : "read";
   const char* second_did = h.kind[0] == 'R' ? "read" : "wrote";
   std::string s = "kernel '" + std::string(current_launch().name) + "' block " + h.block + ": " +
-                  name + " race (" + h.kind + ") on " + h.where + ":\n  thread " +
-                  h.first_thread + " " + first_did + " it " + pc_token(h.first_pc) +
-                  "\n  thread " + h.second_thread + " " + second_did + " it " +
-                  pc_token(h.second_pc) + "\n  ";
+                  name + " race (" + h.kind + ") on " + h.where + ":\n  thread " + h.first_thread +
+                  " " + first_did + " it " + pc_token(h.first_pc) + "\n  thread " +
+                  h.second_thread + " " + second_did + " it " + pc_token(h.second_pc) + "\n  ";
   if (h.first_tid / 32 == h.second_tid / 32) {
     s += "both in warp " + std::to_string(h.first_tid / 32) +
          ", with no __syncwarp() between them: the lanes of a warp are not ordered without one "

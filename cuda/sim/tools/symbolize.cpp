@@ -131,7 +131,8 @@ void resolve(const std::vector<std::uintptr_t>& pcs) {
         if (space != std::string::npos) line.resize(space);
         const std::size_t colon = line.rfind(':');
         f.file = line.substr(0, colon);
-        if (colon != std::string::npos) f.line = static_cast<unsigned>(std::atoi(line.c_str() + colon + 1));
+        if (colon != std::string::npos)
+          f.line = static_cast<unsigned>(std::atoi(line.c_str() + colon + 1));
         if (f.file != "??") results.back().push_back(f);
       }
       pclose(pipe);
@@ -158,7 +159,8 @@ std::string where(std::uintptr_t pc) {
   const Frame& f = cache()[pc];
   if (f.file.empty() || f.line == 0) {
     char text[40];
-    std::snprintf(text, sizeof text, "code address 0x%llx", static_cast<unsigned long long>(pc - 1));
+    std::snprintf(text, sizeof text, "code address 0x%llx",
+                  static_cast<unsigned long long>(pc - 1));
     return text;
   }
   return f.file + ":" + std::to_string(f.line);
@@ -178,7 +180,8 @@ std::string symbolize_text(const std::string& text) {
     const std::size_t close = text.find('}', open);
     if (close == std::string::npos) break;
     out += text.substr(at, open - at);
-    const auto pc = static_cast<std::uintptr_t>(std::strtoull(text.c_str() + open + 4, nullptr, 16));
+    const auto pc =
+        static_cast<std::uintptr_t>(std::strtoull(text.c_str() + open + 4, nullptr, 16));
     out += "at " + where(pc);
     at = close + 1;
   }

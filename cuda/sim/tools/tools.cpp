@@ -75,9 +75,8 @@ Found classify(std::uintptr_t a, std::size_t size) {
     }
   }
   const auto& all = g_launch.allocations;
-  auto it = std::upper_bound(all.begin(), all.end(), a, [](std::uintptr_t x, const auto& v) {
-    return x < v.map_begin;
-  });
+  auto it = std::upper_bound(all.begin(), all.end(), a,
+                             [](std::uintptr_t x, const auto& v) { return x < v.map_begin; });
   if (it == all.begin()) return f;
   --it;
   if (a >= it->map_end) return f;
@@ -115,8 +114,8 @@ void initcheck_access(std::uintptr_t a, std::size_t size, unsigned kind, std::ui
     } else if ((word & bit) == 0) {
       if (g_launch.uninitialised_reads++ == 0) {
         g_launch.initcheck = "thread " + thread_name(linear_tid()) + ": uninitialised read of " +
-                             bytes(size) + " at " + hex(a) + ", " + describe(f.region, a) +
-                             ", " + pc_token(pc) + ": no cudaMemcpy, cudaMemset or kernel " +
+                             bytes(size) + " at " + hex(a) + ", " + describe(f.region, a) + ", " +
+                             pc_token(pc) + ": no cudaMemcpy, cudaMemset or kernel " +
                              "store wrote byte " + with_commas(i) + " of it";
       }
       return;
@@ -128,7 +127,8 @@ void initcheck_access(std::uintptr_t a, std::size_t size, unsigned kind, std::ui
 
 std::string with_commas(std::uint64_t n) {
   std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
 
