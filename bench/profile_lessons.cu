@@ -25,9 +25,9 @@
 
 namespace {
 
-constexpr int kD = 768;         // d_model
-constexpr int kTokens = 256;    // positions looked up
-constexpr int kVocab = 8449;    // V
+constexpr int kD = 768;       // d_model
+constexpr int kTokens = 256;  // positions looked up
+constexpr int kVocab = 8449;  // V
 constexpr int kThreads = 256;
 
 // --- L01: lookup.
@@ -94,8 +94,8 @@ __global__ void backward_atomic(const float* dout, const std::int32_t* ids, floa
 }
 // One thread per element of the id's row, adding the positions in order (positions: the
 // positions of that id, here all of them).
-__global__ void backward_deterministic(const float* dout, const std::int32_t* positions,
-                                       int count, std::int32_t id, float* dwte) {
+__global__ void backward_deterministic(const float* dout, const std::int32_t* positions, int count,
+                                       std::int32_t id, float* dwte) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= kD) return;
   float acc = dwte[static_cast<std::int64_t>(id) * kD + c];
@@ -118,20 +118,20 @@ void summary(const char* lesson, const char* what) {
   g_kernels.push_back({std::string(lesson) + " " + what, cudasim::last_profile()});
 }
 void print_summary() {
-  std::printf("%-29s %8s %9s %6s %9s %6s %8s %12s %12s\n", "kernel", "ld req", "ld sect",
-              "s/req", "bank cnf", "way", "atom max", "DRAM bytes", "ideal bytes");
+  std::printf("%-29s %8s %9s %6s %9s %6s %8s %12s %12s\n", "kernel", "ld req", "ld sect", "s/req",
+              "bank cnf", "way", "atom max", "DRAM bytes", "ideal bytes");
   for (const auto& [name, p] : g_kernels) {
-  const cudasim::AccessCounts& ld = p.global_load;
-  std::printf("%-29s %8llu %9llu %6.1f %9llu %6llu %8llu %12llu %12llu\n", name.c_str(),
-              static_cast<unsigned long long>(ld.requests),
-              static_cast<unsigned long long>(ld.sectors),
-              ld.requests ? double(ld.sectors) / double(ld.requests) : 0.0,
-              static_cast<unsigned long long>(p.shared_load.bank_conflicts +
-                                              p.shared_store.bank_conflicts),
-              static_cast<unsigned long long>(std::max(p.shared_load.max_way, p.shared_store.max_way)),
-              static_cast<unsigned long long>(p.most_contended),
-              static_cast<unsigned long long>(p.dram_bytes_read + p.dram_bytes_written),
-              static_cast<unsigned long long>(p.ideal_bytes));
+    const cudasim::AccessCounts& ld = p.global_load;
+    std::printf(
+        "%-29s %8llu %9llu %6.1f %9llu %6llu %8llu %12llu %12llu\n", name.c_str(),
+        static_cast<unsigned long long>(ld.requests), static_cast<unsigned long long>(ld.sectors),
+        ld.requests ? double(ld.sectors) / double(ld.requests) : 0.0,
+        static_cast<unsigned long long>(p.shared_load.bank_conflicts +
+                                        p.shared_store.bank_conflicts),
+        static_cast<unsigned long long>(std::max(p.shared_load.max_way, p.shared_store.max_way)),
+        static_cast<unsigned long long>(p.most_contended),
+        static_cast<unsigned long long>(p.dram_bytes_read + p.dram_bytes_written),
+        static_cast<unsigned long long>(p.ideal_bytes));
   }
 }
 #define SUMMARY(lesson, what) summary(lesson, what)

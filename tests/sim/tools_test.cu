@@ -126,6 +126,26 @@ TEST(Profile, BankConflictsAndThePaddingThatRemovesThem) {
   }
 }
 
+// 8-byte words are served a half-warp at a time: 32 consecutive doubles are 2 wavefronts, no
+// conflict (the course's norm reduction, cuda/norm.cu).
+__global__ void shared_doubles(double* out) {
+  __shared__ double s[32];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[31 - threadIdx.x];
+}
+
+TEST(Profile, ConsecutiveDoublesAreTwoWavefrontsWithoutConflict) {
+  double* out = nullptr;
+  ASSERT_EQ(cudaMalloc(&out, 32 * sizeof(double)), cudaSuccess);
+  run_with(cudasim::profile, [&] { shared_doubles<<<1, 32>>>(out); });
+  const cudasim::AccessCounts ld = cudasim::last_profile().shared_load;
+  EXPECT_EQ(ld.requests, 1u);
+  EXPECT_EQ(ld.wavefronts, 2u);
+  EXPECT_EQ(ld.bank_conflicts, 0u);
+  cudaFree(out);
+}
+
 // --- profile: atomics. Every lane of two warps adds to one counter.
 __global__ void count_all(int* counter) { atomicAdd(counter, 1); }
 __global__ void add_all(float* total) { atomicAdd(total, 1.0f); }

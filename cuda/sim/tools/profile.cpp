@@ -11,7 +11,8 @@
 //   l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum     their 32-byte sectors    (op_st: stores)
 //   l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum  global atomic requests   (+ op_red)
 //   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum   shared load wavefronts (op_st)
-//   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum  wavefronts beyond one a request
+//   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum  wavefronts beyond the ideal (one
+//                                                      per phase: 1, 2 for 8-byte, 4 for 16-byte)
 //   dram__bytes_read.sum, dram__bytes_write.sum        at least: each distinct sector once
 #include <algorithm>
 #include <array>
@@ -50,8 +51,10 @@ struct Warp {
 
 struct Counts {
   std::uint64_t requests = 0, sectors = 0, bytes = 0, wavefronts = 0, max_way = 0, lanes = 0;
+  std::uint64_t ideal_wavefronts = 0;  // one per phase: what the request needs without conflicts
   void add(const Counts& o) {
     requests += o.requests, sectors += o.sectors, bytes += o.bytes, wavefronts += o.wavefronts;
+    ideal_wavefronts += o.ideal_wavefronts;
     lanes += o.lanes;
     max_way = std::max(max_way, o.max_way);
   }
@@ -114,6 +117,7 @@ Counts request(const Record* r, std::size_t n) {
       way = std::max<std::uint64_t>(way, std::unique(words.begin(), words.end()) - words.begin());
     }
     c.wavefronts += way;
+    c.ideal_wavefronts += 1;
     c.max_way = std::max(c.max_way, way);
   }
   return c;
@@ -232,9 +236,9 @@ std::string report() {
     const Counts& c = totals[cls];
     if (c.requests != 0) {
       s += "  " + std::string(kClassName[cls]) +
-           " bank conflicts: " + with_commas(c.wavefronts - c.requests) +
-           " (wavefronts beyond one per request; " + "worst request " + std::to_string(c.max_way) +
-           "-way)\n";
+           " bank conflicts: " + with_commas(c.wavefronts - c.ideal_wavefronts) +
+           " (wavefronts beyond the conflict-free count; worst request " +
+           std::to_string(c.max_way) + "-way)\n";
     }
   }
   LaunchProfile& p = g_last;
@@ -244,10 +248,9 @@ std::string report() {
                                  &p.shared_load, &p.shared_store, &p.shared_atomic};
   for (int cls = 0; cls < 6; ++cls) {
     const Counts& c = totals[cls];
-    *kinds[cls] = {
-        c.requests,   c.sectors,
-        c.wavefronts, c.wavefronts > c.requests && cls >= shared_ld ? c.wavefronts - c.requests : 0,
-        c.max_way,    c.bytes};
+    *kinds[cls] = {c.requests,   c.sectors,
+                   c.wavefronts, cls >= shared_ld ? c.wavefronts - c.ideal_wavefronts : 0,
+                   c.max_way,    c.bytes};
   }
   std::uint64_t read = 0, written = 0, ideal = 0;
   for (const auto& [sector, bits] : g.read_sectors) read += 32, ideal += std::popcount(bits);

@@ -1,6 +1,7 @@
 // racecheck: a hazard is two threads of one block touching the same byte between the same two
 // barriers, at least one writing, not both atomically (NVIDIA compute-sanitizer's racecheck
-// reports the same three kinds: RAW, WAR, WAW). A __syncthreads() orders every thread of the
+// reports the same three kinds: RAW, WAR, WAW); a plain read against an atomic write is none
+// (the CAS-loop idiom). A __syncthreads() orders every thread of the
 // block; a warp operation (__syncwarp, a shuffle, a vote) orders the lanes of its warp. Lanes of
 // one warp are ordered by nothing else: since Volta a warp's lanes may run apart (independent
 // thread scheduling), so warp-synchronous code without __syncwarp() races.
@@ -131,7 +132,9 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
              !(x.tid / 32 == tid / 32 && x.epoch < now);
     };
     const std::uintptr_t at = std::max(a, lo);
-    if ((kind & kRead) != 0 && (kind & kWrite) == 0 && unordered(s.writer)) {
+    // A plain read against an atomic write is no hazard: the compare-and-swap loop of the
+    // CUDA Programming Guide reads the old value plainly, and the CAS checks it.
+    if ((kind & kRead) != 0 && (kind & kWrite) == 0 && unordered(s.writer) && !s.writer.atomic) {
       found("RAW", s.writer, tid, pc, at, r);
     }
     if ((kind & kWrite) != 0) {
@@ -139,7 +142,7 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
         found((kind & kRead) != 0 ? "RAW" : "WAW", s.writer, tid, pc, at, r);
       }
       for (const Access& x : s.reader) {
-        if (unordered(x)) found("WAR", x, tid, pc, at, r);
+        if (unordered(x) && !atomic) found("WAR", x, tid, pc, at, r);
       }
     }
     if ((kind & kRead) != 0) {  // remember this reader, in a free slot or its own

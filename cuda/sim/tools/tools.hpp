@@ -48,7 +48,8 @@ struct AccessCounts {
   std::uint64_t requests = 0;        // warp-level instructions: l1tex__t_requests_...
   std::uint64_t sectors = 0;         // global: distinct 32-byte sectors per request, summed
   std::uint64_t wavefronts = 0;      // shared: bank passes, l1tex__data_pipe_lsu_wavefronts_...
-  std::uint64_t bank_conflicts = 0;  // shared: wavefronts beyond one per request
+  std::uint64_t bank_conflicts = 0;  // shared: wavefronts beyond the conflict-free count (one
+                                     // per phase: a warp of 8-byte accesses needs 2)
   std::uint64_t max_way = 0;         // shared: the worst request's n-way bank conflict
   std::uint64_t bytes = 0;           // what the lanes asked for
 };
