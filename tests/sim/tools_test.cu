@@ -47,6 +47,11 @@ __global__ void strided_read(const float* in, float* out, int stride) {
   out[threadIdx.x] = in[threadIdx.x * stride];
 }
 __global__ void float4_read(const float4* in, float4* out) { out[threadIdx.x] = in[threadIdx.x]; }
+// g++ loads and stores these float4s a float at a time: still one request each, as with nvcc.
+__global__ void float4_add(const float4* a, const float4* b, float4* out) {
+  const float4 x = a[threadIdx.x], y = b[threadIdx.x];
+  out[threadIdx.x] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+}
 __global__ void broadcast_read(const float* in, float* out) { out[threadIdx.x] = in[0]; }
 
 TEST(Profile, StridedLoadsTouchOneSectorPerEightFloats) {
@@ -79,6 +84,17 @@ TEST(Profile, Float4LoadsAreSixteenSectorsPerRequest) {
   EXPECT_EQ(p.global_load.requests, 1u);
   EXPECT_EQ(p.global_load.sectors, 16u);  // 32 lanes x 16 bytes = 512 bytes
   EXPECT_EQ(p.global_load.bytes, 512u);
+  Floats b(4 * 32);
+  run_with(cudasim::profile, [&] {
+    float4_add<<<1, 32>>>(reinterpret_cast<const float4*>(in.ptr),
+                          reinterpret_cast<const float4*>(b.ptr),
+                          reinterpret_cast<float4*>(out.ptr));
+  });
+  const cudasim::LaunchProfile q = cudasim::last_profile();
+  EXPECT_EQ(q.global_load.requests, 2u);
+  EXPECT_EQ(q.global_load.sectors, 32u);
+  EXPECT_EQ(q.global_store.requests, 1u);
+  EXPECT_EQ(q.global_store.sectors, 16u);
 }
 
 TEST(Profile, ABroadcastIsOneSector) {

@@ -37,16 +37,22 @@ constexpr const char* kClassName[] = {"global load", "global store", "global ato
 
 struct Record {
   std::uintptr_t pc;
-  std::uint32_t k;  // this lane's k-th execution of pc since the warp's last barrier
+  std::uint32_t k;  // this lane's k-th execution of pc since the warp's last barrier (flush)
   Class cls;
   std::uint8_t lane;
+  std::uint8_t parts = 1;  // > 1: scalar pieces of one float4 access (see access())
   std::uint32_t size;
   std::uintptr_t address;
+  std::array<std::uintptr_t, 4> part_pc{};  // the pieces' instructions
 };
 
 struct Warp {
-  std::vector<Record> records;
-  std::unordered_map<std::uintptr_t, std::array<std::uint32_t, 32>> executed;  // per pc, lane
+  std::vector<Record> records;                         // in the order the lanes made them
+  std::array<std::array<std::int64_t, 4>, 32> recent;  // per lane: its latest records, or -1
+  Warp() { forget(); }
+  void forget() {
+    for (auto& r : recent) r.fill(-1);
+  }
 };
 
 struct Counts {
@@ -124,7 +130,23 @@ Counts request(const Record* r, std::size_t n) {
 }
 
 void flush(Warp& w) {
-  auto& rs = w.records;
+  // Pieces that did not make a whole float4 were separate accesses after all.
+  std::vector<Record> rs;
+  rs.reserve(w.records.size());
+  for (const Record& r : w.records) {
+    if (r.parts == 1 || r.size == 16) {
+      rs.push_back(r);
+      continue;
+    }
+    const std::uint32_t piece = r.size / r.parts;
+    for (unsigned i = 0; i < r.parts; ++i) {
+      Record p = r;
+      p.parts = 1, p.pc = r.part_pc[i], p.size = piece, p.address = r.address + i * piece;
+      rs.push_back(p);
+    }
+  }
+  std::unordered_map<std::uintptr_t, std::array<std::uint32_t, 32>> executed;  // per pc, lane
+  for (Record& r : rs) r.k = executed[r.pc][r.lane]++;
   std::sort(rs.begin(), rs.end(), [](const Record& a, const Record& b) {
     return std::tie(a.pc, a.cls, a.k, a.lane) < std::tie(b.pc, b.cls, b.k, b.lane);
   });
@@ -135,8 +157,8 @@ void flush(Warp& w) {
     g.by_pc[{rs[i].pc, rs[i].cls}].add(request(&rs[i], j - i));
     i = j;
   }
-  rs.clear();
-  w.executed.clear();
+  w.records.clear();
+  w.forget();
 }
 
 std::string fixed(double x, int digits) {
@@ -188,9 +210,29 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
   }
   if (atomic) ++g.atomics[a];
   Warp& w = g.warps[tid / 32];
-  const std::uint32_t k = w.executed[pc][tid % 32]++;
-  w.records.push_back(
-      {pc, k, cls, static_cast<std::uint8_t>(tid % 32), static_cast<std::uint32_t>(size), a});
+  const unsigned lane = tid % 32;
+  // g++ splits a float4 load or store into four of 4 bytes where nvcc makes one 16-byte
+  // instruction: pieces that continue one of the lane's latest accesses, from 16-byte aligned
+  // up to a whole float4, made by other instructions, count as that one access (flush() splits
+  // them again otherwise).
+  for (const std::int64_t i : w.recent[lane]) {
+    if (i < 0) continue;
+    Record& prev = w.records[static_cast<std::size_t>(i)];
+    if (prev.cls == cls && prev.address % 16 == 0 && prev.address + prev.size == a &&
+        prev.size + size <= 16 && size == prev.size / prev.parts && prev.parts < 4 &&
+        std::find(prev.part_pc.begin(), prev.part_pc.begin() + prev.parts, pc) ==
+            prev.part_pc.begin() + prev.parts) {  // other instructions, not a loop's next turn
+      prev.part_pc[prev.parts++] = pc;
+      prev.size += static_cast<std::uint32_t>(size);
+      return;
+    }
+  }
+  auto& recent = w.recent[lane];
+  std::rotate(recent.rbegin(), recent.rbegin() + 1, recent.rend());
+  recent[0] = static_cast<std::int64_t>(w.records.size());
+  Record r{pc, 0, cls, static_cast<std::uint8_t>(lane), 1, static_cast<std::uint32_t>(size), a};
+  r.part_pc[0] = pc;
+  w.records.push_back(r);
 }
 
 std::string report() {
