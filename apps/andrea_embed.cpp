@@ -190,7 +190,8 @@ int run(const Options& o) {
   }
   Matrix x(static_cast<std::int64_t>(ids.size()), config.d_model);
   if (o.profile && backend.name != "cudasim") {
-    throw InputError("--profile measures the kernels on the CPU execution layer: add --backend cudasim");
+    throw InputError(
+        "--profile measures the kernels on the CPU execution layer: add --backend cudasim");
   }
   // combine validates ids and length before writing.
   const std::string profile = profiled(o.profile, [&] { backend.combine(wte, wpe, ids, x); });
@@ -275,7 +276,7 @@ int main(int argc, char** argv) {
   auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cudasim (CUDA kernels on the CPU) or gpu (GPU); default: the GPU if present, else cpu");
   app.add_flag("--profile", o.profile,
-               "with --backend cudasim: the memory traffic of the kernels (requests, sectors, DRAM bytes)");
+               "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
   try {

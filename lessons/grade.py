@@ -178,7 +178,8 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
         subprocess.run(["cmake", "--build", str(build_dir), "--target", target], check=True,
                        stdout=subprocess.DEVNULL)
         done = subprocess.run([executable], env={**os.environ, "CUDASIM_TOOLS": "profile"},
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
         for out in done.stdout.splitlines():  # the test names and the reports
             if out.startswith("[ RUN      ]"):
                 print(f"\n{lesson} {out[13:]}")
