@@ -24,6 +24,9 @@
 #include "core/errors.hpp"
 #include "core/init.hpp"
 #include "reference/sinusoidal.hpp"
+#ifdef ANDREA_HAVE_CUDA_CUDASIM
+#include "cuda/sim/tools/tools.hpp"
+#endif
 
 namespace {
 
@@ -38,8 +41,29 @@ struct Options {
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
   bool has_ids = false, has_ids_file = false, has_text = false, has_out = false, has_backend = false;
+  bool profile = false;  // --profile: the cudasim layer's profile of the main job's kernels
   cli::FileOptions files;  // --weights, --save-weights, --plot-*
 };
+
+// Runs `job`; with `on`, under the CPU execution layer's profile tool, whose reports (one per
+// launch: requests, sectors, DRAM bytes, as Nsight Compute counts them) it returns.
+template <class Job>
+std::string profiled(bool on, Job job) {
+#ifdef ANDREA_HAVE_CUDA_CUDASIM
+  if (on) {
+    static std::string reports;
+    reports.clear();
+    cudasim::set_profile_sink([](const std::string& report) { reports += report; });
+    cudasim::set_tools(cudasim::profile);
+    job();
+    cudasim::set_tools(0);
+    cudasim::set_profile_sink(nullptr);
+    return reports;
+  }
+#endif
+  job();
+  return {};
+}
 
 std::vector<std::int32_t> read_input(const Options& o, const Config& config, std::string* what) {
   if (o.has_ids) {
@@ -165,7 +189,12 @@ int run(const Options& o) {
     report.position_params = 0;
   }
   Matrix x(static_cast<std::int64_t>(ids.size()), config.d_model);
-  backend.combine(wte, wpe, ids, x);  // validates ids and length before writing
+  if (o.profile && backend.name != "cudasim") {
+    throw InputError(
+        "--profile measures the kernels on the CPU execution layer: add --backend cudasim");
+  }
+  // combine validates ids and length before writing.
+  const std::string profile = profiled(o.profile, [&] { backend.combine(wte, wpe, ids, x); });
 
   fmt::print("andrea-embed — the first layer of {}\n", config.name);
   fmt::print("  backend  {}: {}\n", backend.name, backend.description);
@@ -186,6 +215,10 @@ int run(const Options& o) {
                                          : "sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), w_i = 10000^(-2i/d_model)");
   print_parameters(config, report, learned);
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
+  if (o.profile) {
+    fmt::print("\nprofile of the main job's kernels (cuda/sim/README.md, \"Measuring a kernel\"):\n{}",
+               profile);
+  }
   // Every output's bytes first (a refused picture or table stops here), then all written or none.
   std::vector<cli::Output> files = cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   if (o.has_out) {
@@ -242,6 +275,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   auto* backend = app.add_option("--backend", o.backend,
                  "cpu, cudasim (CUDA kernels on the CPU) or gpu (GPU); default: the GPU if present, else cpu");
+  app.add_flag("--profile", o.profile,
+               "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
   try {

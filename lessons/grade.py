@@ -6,6 +6,7 @@ prints, per lesson, what passes under each backend, the points, and why the fail
   python3 lessons/grade.py                          # builds, runs and grades every lesson
   python3 lessons/grade.py -L L03                   # lesson 3 only
   python3 lessons/grade.py --build-dir DIR -L cudasim
+  python3 lessons/grade.py --profile -L L01         # lesson 1's kernels measured, not graded
 
 Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step run on the CPU
 execution layer (backend cudasim; a test counts only if it passes under every thread order:
@@ -161,6 +162,32 @@ def crash_reason(status: str, output: str) -> str:
     return head + (f": {said}" if said else "")
 
 
+def profile(build_dir: pathlib.Path, label: str) -> int:
+    """--profile: runs the CUDA step's tests of the selected lessons (backend cudasim) under the
+    CPU execution layer's profile tool and prints each launch's memory traffic: requests,
+    sectors, bank conflicts, DRAM bytes (cuda/sim/README.md, "Measuring a kernel"). No points."""
+    manifest = build_dir / "lesson_targets.txt"
+    if not manifest.exists():
+        sys.exit(f"no {manifest}: configure the grade build first (cmake --preset grade)")
+    for line in manifest.read_text().splitlines():
+        if not line.strip():
+            continue
+        lesson, backend, target, executable = line.split(" ", 3)
+        if backend != "cudasim" or not selected(label, lesson, backend):
+            continue
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", target], check=True,
+                       stdout=subprocess.DEVNULL)
+        done = subprocess.run([executable], env={**os.environ, "CUDASIM_TOOLS": "profile"},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
+        for out in done.stdout.splitlines():  # the test names and the reports
+            if out.startswith("[ RUN      ]"):
+                print(f"\n{lesson} {out[13:]}")
+            elif out.startswith(("profile:", "  ")):
+                print(out)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -171,8 +198,13 @@ def main() -> int:
                              "as ctest -L: L03, cudasim, L0[12]-cpu")
     parser.add_argument("--no-build", action="store_true",
                         help="grade the test programs as they are, without building them first")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the memory traffic of each kernel launch of the CUDA step's "
+                             "tests (requests, sectors, bank conflicts, DRAM bytes) instead of grading")
     args = parser.parse_args()
     build_dir = pathlib.Path(args.build_dir).resolve()
+    if args.profile:
+        return profile(build_dir, args.label)
     if args.no_build:
         manifest = build_dir / "lesson_targets.txt"
         entries = [l.split(" ", 3) for l in manifest.read_text().splitlines() if l.strip()] \

@@ -87,6 +87,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpy
     return cudasim::outside("cudaMemcpy", "source");
   }
   std::memmove(dst, src, count);
+  cudasim::detail::note_written(dst, count);  // initcheck (cuda/sim/tools); not device: nothing
   return cudaSuccess;
 }
 
@@ -94,6 +95,7 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
   if (count == 0) return cudaSuccess;
   if (!cudasim::on_device(ptr, count)) return cudasim::outside("cudaMemset", "destination");
   std::memset(ptr, value, count);
+  cudasim::detail::note_written(ptr, count);  // initcheck: cuda/sim/tools
   return cudaSuccess;
 }
 
@@ -153,18 +155,28 @@ cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
 }
 
 // --- More allocation: the same path as cudaMalloc (all memory is host memory here).
+namespace {
+// Managed and pinned memory: the host writes it directly, which initcheck (cuda/sim/tools)
+// cannot see, so every byte counts as written.
+cudaError_t malloc_host_visible(void** ptr, std::size_t size) {
+  const cudaError_t error = cudaMalloc(ptr, size);
+  if (error == cudaSuccess) cudasim::detail::note_written(*ptr, size);
+  return error;
+}
+}  // namespace
+
 cudaError_t cudaMallocManaged(void** ptr, std::size_t size, unsigned flags) {
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
     return fail(cudaErrorInvalidValue,
                 "cudaMallocManaged: flags must be cudaMemAttachGlobal or cudaMemAttachHost");
   }
-  return cudaMalloc(ptr, size);
+  return malloc_host_visible(ptr, size);
 }
-cudaError_t cudaMallocHost(void** ptr, std::size_t size) { return cudaMalloc(ptr, size); }
+cudaError_t cudaMallocHost(void** ptr, std::size_t size) { return malloc_host_visible(ptr, size); }
 cudaError_t cudaFreeHost(void* ptr) { return cudaFree(ptr); }
 cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned flags) {
   if (flags > 7) return fail(cudaErrorInvalidValue, "cudaHostAlloc: unknown flags");
-  return cudaMalloc(ptr, size);
+  return malloc_host_visible(ptr, size);
 }
 cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned flags) {
   if (device == nullptr || flags != 0) {

@@ -1,6 +1,7 @@
 // The block scheduler: fibers, barriers, warp exchanges, and the report when a block is stuck.
 #include "cuda/sim/block.hpp"
 #include "cuda/sim/memory.hpp"
+#include "cuda/sim/tools/internal.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -88,8 +89,8 @@ int block_barrier(std::source_location where, int predicate) {
   return Block::current("__syncthreads()").barrier(where, predicate);
 }
 
-void poison_shared(void* p, std::size_t size) {
-  if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size);
+void poison_shared(void* p, std::size_t size, const char* name) {
+  if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size, name);
 }
 
 void assert_failed(const char* condition, const char* file, int line) {
@@ -160,6 +161,7 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
               std::uint64_t{g.x} * (index.y + std::uint64_t{g.y} * index.z));
   }
 
+  if (tools::g_active) tools::block_begin(index, n_);
   t_block = this;
   while (live_ > 0 && error_.empty()) {
     if (launch.order.order == Order::random) std::shuffle(order_.begin(), order_.end(), rng_);
@@ -176,6 +178,7 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   }
   crashed_.clear();
   t_block = nullptr;
+  if (tools::g_active) tools::block_end();
   return error_;
 }
 
@@ -292,10 +295,11 @@ int Block::barrier(std::source_location where, int predicate) {
   return static_cast<int>(t.result);
 }
 
-void Block::poison_shared(void* p, std::size_t size) {
+void Block::poison_shared(void* p, std::size_t size, const char* name) {
   if (std::find(poisoned_.begin(), poisoned_.end(), p) != poisoned_.end()) return;
   poisoned_.push_back(p);
   std::memset(p, 0xff, size);
+  if (tools::g_active) tools::shared_declared(p, size, name);
 }
 
 std::uint64_t Block::warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
@@ -350,6 +354,7 @@ void Block::release() {
     threads_[i].wait = Wait::none;
     threads_[i].result = count;
   }
+  if (tools::g_active) tools::block_synced();
 }
 
 // Opens the barrier of warp w if all its lanes wait at the same operation, doing the exchange.
@@ -388,6 +393,7 @@ bool Block::exchange(unsigned w) {
   }
   for (unsigned l = 0; l < count; ++l) lane[l].wait = Wait::none;
   at_warp_op_[w] = 0;
+  if (tools::g_active) tools::warp_synced(w);
   return true;
 }
 
@@ -419,6 +425,7 @@ bool Block::active_lanes(unsigned w) {
     lane[l].wait = Wait::none;
   }
   at_warp_op_[w] = 0;
+  if (tools::g_active) tools::warp_synced(w);
   return true;
 }
 

@@ -73,7 +73,7 @@ class Block {
   /// Whether the last run() failed because of a bad memory access.
   bool illegal_address() const { return illegal_address_; }
   int barrier(std::source_location where, int predicate);
-  void poison_shared(void* p, std::size_t size);
+  void poison_shared(void* p, std::size_t size, const char* name);
   std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
                         int width, std::source_location where);
 

@@ -276,7 +276,7 @@ def rewrite(text: str, source: str) -> str:
                 semi = code.index(";", pos)
                 poison = "".join(
                     f" ::cudasim::detail::poison_shared(const_cast<void*>("
-                    f"static_cast<const volatile void*>(&{n})), sizeof {n});"
+                    f"static_cast<const volatile void*>(&{n})), sizeof {n}, \"{n}\");"
                     for n in shared_names(code, after, semi))
                 edits.append((semi + 1, semi + 1, poison))
             elif t.startswith("assert"):

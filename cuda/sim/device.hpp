@@ -42,7 +42,7 @@ T* dynamic_shared() {
 // A function-scope `__shared__` variable (rewritten by cu2cpp.py) calls this when a thread
 // passes its declaration: the first call in each block fills it with 0xff bytes (a NaN for
 // floats and doubles), so a read of a value no thread wrote gives loud garbage, as on a GPU.
-void poison_shared(void* p, std::size_t size);
+void poison_shared(void* p, std::size_t size, const char* name = nullptr);
 
 // A failing assert() in device code: fails the launch, naming kernel, block and thread.
 struct DeviceAssert : std::logic_error {
@@ -71,10 +71,20 @@ T shuffle(WarpOp op, unsigned mask, T var, unsigned lane_arg, int width,
   return var;
 }
 
-// CUDA atomics are relaxed; blocks run in parallel on worker threads.
+// CUDA atomics are relaxed; blocks run in parallel on worker threads. The floating-point
+// loop is written here and always inlined, not left to libstdc++'s fetch_add (an out-of-line
+// function), so that the tools (cuda/sim/tools) find the kernel's line for it.
 template <class T>
-T atomic_add(T* address, T value) {
-  return std::atomic_ref<T>(*address).fetch_add(value, std::memory_order_relaxed);
+[[gnu::always_inline]] inline T atomic_add(T* address, T value) {
+  std::atomic_ref<T> ref(*address);
+  if constexpr (std::is_floating_point_v<T>) {
+    T old = ref.load(std::memory_order_relaxed);
+    while (!ref.compare_exchange_weak(old, old + value, std::memory_order_relaxed)) {
+    }
+    return old;
+  } else {
+    return ref.fetch_add(value, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <charconv>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include "cuda/sim/api.hpp"
 #include "cuda/sim/block.hpp"
 #include "cuda/sim/memory.hpp"
+#include "cuda/sim/tools/internal.hpp"
 
 namespace cudasim {
 namespace {
@@ -174,7 +176,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
                                     "' launched from device code (dynamic parallelism)");
     return;
   }
-  const unsigned workers = worker_threads();
+  unsigned workers = worker_threads();
   Settings& s = settings();
   std::lock_guard lock(s.m);
   if (!s.order_chosen) {  // the first launch reads CUDASIM_ORDER
@@ -208,9 +210,10 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
          "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
     return;
   }
+  const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order};
+  workers = tools::launch_begin(info, workers);  // a tool runs the blocks on one worker
   if (s.pool.size() != workers) s.pool.resize(workers);
 
-  const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order};
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   // The blocks are taken in the thread order too (reverse: the last first; random: shuffled
   // from the seed), so that a race between blocks shows in one order or another.
@@ -252,10 +255,14 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
       }
     }
   });
+  const std::string found = tools::launch_end(failed.load());  // racecheck, initcheck
   if (std::string slack = check_slack(); !slack.empty() && !failed.load()) {  // memory.hpp
     fail_launch("kernel '" + std::string(name) + "': " + slack, cudaErrorIllegalAddress);
   } else if (failed.load()) {
-    fail_launch(error, code);
+    fail_launch(tools::symbolize_text(error), code);  // a memcheck report names the .cu line
+  } else if (!found.empty()) {
+    std::fprintf(stderr, "%s\n", found.c_str());
+    fail_launch(found, cudaErrorLaunchFailure);
   }
 }
 

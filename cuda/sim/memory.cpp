@@ -6,6 +6,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -13,6 +14,7 @@
 #include <mutex>
 
 #include "cuda/sim/block.hpp"
+#include "cuda/sim/tools/internal.hpp"
 
 namespace cudasim::detail {
 namespace {
@@ -31,6 +33,7 @@ struct Allocation {
   std::size_t rounded;  // size rounded up to kAlignment: the end touches the upper guard
   char* base;           // the mapping: lower guard, data pages, upper guard
   std::size_t length;
+  std::shared_ptr<std::vector<std::uint64_t>> written;  // initcheck: one bit per byte
   char* data() const { return base + kGuard; }  // first byte of the data pages
 };
 
@@ -82,7 +85,10 @@ void* allocate(std::size_t size) {
   const std::size_t length = kGuard + data + kGuard;
   void* map = mmap(nullptr, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return nullptr;
-  const Allocation a{size, rounded, static_cast<char*>(map), length};
+  Allocation a{size, rounded, static_cast<char*>(map), length, nullptr};
+  if ((enabled_tools() & initcheck) != 0) {
+    a.written = std::make_shared<std::vector<std::uint64_t>>((size + 63) / 64, 0);
+  }
   if (mprotect(a.data(), data, PROT_READ | PROT_WRITE) != 0) {
     munmap(map, length);
     return nullptr;
@@ -117,6 +123,31 @@ bool inside_allocation(const void* p, std::size_t count) {
   --it;
   const std::uintptr_t offset = address - it->first;
   return offset <= it->second.size && count <= it->second.size - offset;
+}
+
+std::vector<AllocationView> allocation_views() {
+  std::lock_guard lock(allocations().mutex);
+  std::vector<AllocationView> views;
+  views.reserve(allocations().by_start.size());
+  for (const auto& [start, a] : allocations().by_start) {
+    const auto base = reinterpret_cast<std::uintptr_t>(a.base);
+    std::uint64_t* const written = a.written ? a.written->data() : nullptr;
+    views.push_back({start, a.size, base, base + a.length, written});
+  }
+  return views;
+}
+
+void note_written(const void* p, std::size_t count) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(allocations().mutex);
+  const auto& all = allocations().by_start;
+  auto it = all.upper_bound(address);
+  if (it == all.begin()) return;
+  --it;
+  const Allocation& a = it->second;
+  if (a.written == nullptr || address - it->first >= a.size) return;
+  const std::size_t from = address - it->first, to = std::min(a.size, from + count);
+  for (std::size_t i = from; i < to; ++i) (*a.written)[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
 std::string describe_address(std::uintptr_t address) {
@@ -180,6 +211,7 @@ struct Fault {
   std::uintptr_t address = 0;
   bool write = false;
   int size = 0;  // 0: not known
+  std::uintptr_t pc = 0;  // the faulting instruction
 };
 thread_local Fault t_fault;  // set by the signal handler, read by on_fault on the same thread
 struct sigaction g_previous{};
@@ -233,7 +265,8 @@ int access_size(const unsigned char* code) {
   try {
     what = std::string("invalid ") + (f.write ? "write" : "read") + " of " +
            (f.size > 0 ? bytes(static_cast<std::uint64_t>(f.size)) : "unknown size") + " at " +
-           hex(f.address) + ", " + describe_address(f.address) + " (memcheck)";
+           hex(f.address) + ", " + describe_address(f.address) + " " + tools::pc_token(f.pc) +
+           " (memcheck)";
   } catch (...) {
     what = "invalid memory access (memcheck)";
   }
@@ -266,6 +299,7 @@ void on_segv(int signal, siginfo_t* info, void* context) {
   t_fault.address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   t_fault.write = (regs[REG_ERR] & 2) != 0;  // x86 page-fault error code: bit 1 = write
   t_fault.size = access_size(reinterpret_cast<const unsigned char*>(rip));
+  t_fault.pc = rip + 1;  // as a return address: tools::symbolize_text looks one byte back
   // Make the thread "call" on_fault from the faulting instruction: skip the red zone, align
   // the stack as at a call, push the return address.
   std::uintptr_t new_sp = ((sp - 128) & ~std::uintptr_t{15}) - 8;

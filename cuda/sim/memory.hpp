@@ -19,7 +19,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace cudasim::detail {
 
@@ -35,6 +37,20 @@ std::string describe_address(std::uintptr_t address);
 /// Looks for bytes written in the slack of every allocation (see above), repaints it, and
 /// describes the first one found ("" if none).
 std::string check_slack();
+/// A live allocation as the tools see it (cuda/sim/tools): its bytes, its whole mapping (guards
+/// included), and for initcheck one bit per byte, set once something wrote it (nullptr when the
+/// allocation was made with initcheck off: then every byte counts as written).
+struct AllocationView {
+  std::uintptr_t start;
+  std::size_t size;
+  std::uintptr_t map_begin, map_end;
+  std::uint64_t* written;
+};
+/// Every live allocation, by start address.
+std::vector<AllocationView> allocation_views();
+/// For initcheck: [p, p + count) of a device allocation was written by the host (cudaMemcpy,
+/// cudaMemset). Nothing happens for a range outside the allocations.
+void note_written(const void* p, std::size_t count);
 /// Installs the SIGSEGV handler (once per process) and, if the calling OS thread has none, an
 /// alternate signal stack. Called by every OS thread that runs blocks.
 void prepare_fault_handling();
