@@ -152,12 +152,14 @@ def build(build_dir: pathlib.Path, label: str) -> tuple:
     return pairs, broken
 
 
-def protected(build_dir: pathlib.Path) -> dict:
-    """{file: sha256} of what the tests must leave as it is: the goldens and the test programs
-    with ctest's lists of their tests."""
+def protected(build_dir: pathlib.Path, label: str) -> dict:
+    """{file: sha256} of what the tests must leave as it is: the goldens and the selected test
+    programs with ctest's lists of their tests."""
     source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
     files = [p for p in (source / "golden").rglob("*") if p.is_file()]
-    for _, _, _, executable in targets(build_dir):
+    for lesson, backend, _, executable in targets(build_dir):
+        if not selected(label, lesson, backend):
+            continue
         program = pathlib.Path(executable)
         files += [program, *program.parent.glob(f"{program.name}*_tests.cmake")]
     return {str(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in files
@@ -417,9 +419,9 @@ def main() -> int:
                   if not pathlib.Path(executable).exists()}
     else:
         pairs, broken = build(build_dir, args.label)
-    before = protected(build_dir)
+    before = protected(build_dir, args.label)
     junit, statuses = run_ctest(build_dir, args.label)
-    tampered = changed(before, protected(build_dir))
+    tampered = changed(before, protected(build_dir, args.label))
     results = read_results(junit, statuses, cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60"))
     graded = grade(pairs, broken, results, args.label, tampered)
     print(graded["report"], end="")

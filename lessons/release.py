@@ -7,10 +7,13 @@ course's own tools that read them.
 `leaks(release, secret_lines(root, solutions))` lists every line of a solution found in the
 release: the check CI runs on it.
 """
+import argparse
+import json
 import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 # What a release leaves out besides the solutions: the hidden tests (the instructor's), the tools
 # that need the solutions (the stub maker, the grader's self-test, CI), and the benchmarks (their
@@ -106,3 +109,39 @@ def leaks(release: pathlib.Path, solutions: dict) -> list:
             if source:
                 found.append(f"{path.relative_to(release)}:{number}: {normal(line)} (from {source})")
     return found
+
+
+def solutions_of(root: pathlib.Path) -> list:
+    """The graded sources of the course, from lessons/lessons.json: reference/<piece>.cpp and
+    cuda/<piece>.cu of every piece."""
+    lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
+    return [f"{folder}/{piece}.{ext}" for lesson in lessons for piece in lesson["pieces"]
+            for folder, ext in (("reference", "cpp"), ("cuda", "cu"))]
+
+
+def main() -> int:
+    """python3 lessons/release.py --check DIR: exit 1, listing them, if DIR holds a line of a
+    solution or the hidden tests."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--check", metavar="DIR", required=True)
+    args = parser.parse_args()
+    root = pathlib.Path(__file__).resolve().parent.parent
+    return check(root, pathlib.Path(args.check))
+
+
+def check(root: pathlib.Path, release: pathlib.Path) -> int:
+    problems = leaks(release, secret_lines(root, solutions_of(root)))
+    problems += [f"{name}: a solution file" for name in solutions_of(root) if (release / name).exists()]
+    problems += [f"{release / 'tests' / 'hidden'}: the hidden tests"] if (release / "tests" / "hidden").exists() else []
+    history = subprocess.run(["git", "-C", str(release), "rev-list", "--count", "HEAD"],
+                             stdout=subprocess.PIPE, text=True, check=False).stdout.strip()
+    if history != "1":
+        problems.append(f"{release}: a git repository of one commit expected, found {history or 'none'}")
+    for problem in problems:
+        print(f"release: {problem}")
+    print(f"release {release}: " + ("no solution in it" if not problems else f"{len(problems)} problems"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
