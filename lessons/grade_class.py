@@ -96,6 +96,17 @@ def fresh_tree(work: pathlib.Path, files: dict) -> None:
         os.utime(path, (now, now))
 
 
+def readable_in_sandbox(work: pathlib.Path) -> str:
+    """"" when a test in the sandbox can read the course and the work folder, else why not."""
+    done = sandbox.run(["test", "-r", str(ROOT / "lessons" / "lessons.json"), "-a", "-x", str(work)],
+                       limits=sandbox.Limits(wall_s=30),
+                       extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
+    if done.returncode == 0:
+        return ""
+    return (f"the tests run in the sandbox as the user nobody, who cannot read {ROOT} or {work}: "
+            "make their folders readable (chmod o+rx) or grade from another folder")
+
+
 def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Grade:
     """Runs lessons/grade.py on work/build (it builds each lesson, then runs the tests through
     the sandbox) under the submission's limits, and reads its results into grade."""
@@ -108,7 +119,7 @@ def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Gr
     limits = sandbox.Limits(wall_s=args.submission_timeout, memory_bytes=args.memory)
     done = sandbox.run(command, limits=limits, sandboxed=False,  # its test programs are sandboxed
                        extra_env={"ANDREA_SANDBOX_OUTPUT": str(args.output_limit),
-                                  "ANDREA_SANDBOX_READ": str(work)})
+                                  "ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
     grade.seconds = done.seconds
     if done.timed_out:
         grade.reason = f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)"
@@ -131,6 +142,10 @@ def main(args) -> int:
     if not folder.is_dir():
         print(f"{folder} is not a folder of submissions", file=sys.stderr)
         return 2
+    if args.hidden_seed is not None and not (ROOT / "tests" / "hidden").is_dir():
+        print(f"--hidden-seed: {ROOT} has no tests/hidden (a student release leaves them out): "
+              "grade with the course's own repository", file=sys.stderr)
+        return 2
     class_ = submissions.collect(folder, exercise_files(ROOT / "lessons"))
     if not class_:
         print(f"{folder} holds no submission: one folder per student is expected", file=sys.stderr)
@@ -144,6 +159,11 @@ def main(args) -> int:
     if args.work:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
+    work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
+    unreadable = readable_in_sandbox(work) if usable else ""
+    if unreadable:
+        print(unreadable, file=sys.stderr)
+        return 2
     start = time.monotonic()
     print(f"building the course once, with the stubs, in {work} ...", flush=True)
     failed = prepare_base(work, args)

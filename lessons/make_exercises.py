@@ -154,7 +154,7 @@ def main() -> int:
     if args.release:
         sys.path.insert(0, str(ROOT / "lessons"))
         import release
-        if main_check() != 0:  # a release holds the stubs as the solutions make them
+        if stubs() != 0:  # a release holds the stubs as the solutions make them
             return 1
         count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT))
         print(f"wrote {count} files into {args.release} (a git repository of one commit)")
@@ -175,10 +175,10 @@ def main() -> int:
         print(f"wrote the solutions of {sorted(only)} into {out}")
         return 0
 
-    return main_check(write=not args.check)
+    return stubs(write=not args.check)
 
 
-def main_check(write: bool = False) -> int:
+def stubs(write: bool = False) -> int:
     """Compares the committed stubs with the solutions (or writes them): 1 if they differ."""
     drift = []
     for lesson, pieces in LESSONS.items():

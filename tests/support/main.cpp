@@ -1,6 +1,6 @@
-// The test entry point. A test passes only by finishing (finished.hpp). For the GPU backend without a usable CUDA device, the
-// tests are not run: the reason is printed and the exit code 77 tells ctest
-// (SKIP_RETURN_CODE) to report them as skipped.
+// The test entry point. A test passes only by finishing (finished.hpp). For the GPU backend
+// without a usable CUDA device, the tests are not run: the reason is printed and the exit code
+// 77 tells ctest (SKIP_RETURN_CODE) to report them as skipped.
 #include <gtest/gtest.h>
 
 #include "finished.hpp"
