@@ -164,28 +164,30 @@ def main(args) -> int:
     if unreadable:
         print(unreadable, file=sys.stderr)
         return 2
-    start = time.monotonic()
-    print(f"building the course once, with the stubs, in {work} ...", flush=True)
-    failed = prepare_base(work, args)
-    steps, wrong = grade_stubs(work, args) if not failed else ([], "")
-    if failed or wrong:
-        print(failed or wrong, file=sys.stderr)
-        return 2
-    print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
-    grades = []
-    for number, submission in enumerate(class_, 1):
-        if submission.reason:
-            grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
-        else:
-            fresh_tree(work, submission.files)
-            grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args)
-        grades.append(grade)
-        gradebook.write_student(out, grade, steps)
-        gradebook.write_atomically(out / "grades.csv", gradebook.csv_text(grades, steps))
-        total = sum(worth for _, worth in steps)
-        said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
-        print(f"[{number}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)", flush=True)
-    if not args.work:
-        shutil.rmtree(work, ignore_errors=True)
+    try:
+        start = time.monotonic()
+        print(f"building the course once, with the stubs, in {work} ...", flush=True)
+        failed = prepare_base(work, args)
+        steps, wrong = grade_stubs(work, args) if not failed else ([], "")
+        if failed or wrong:
+            print(failed or wrong, file=sys.stderr)
+            return 2
+        print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
+        grades = []
+        for number, submission in enumerate(class_, 1):
+            if submission.reason:
+                grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
+            else:
+                fresh_tree(work, submission.files)
+                grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args)
+            grades.append(grade)
+            gradebook.write_student(out, grade, steps)
+            gradebook.write_atomically(out / "grades.csv", gradebook.csv_text(grades, steps))
+            total = sum(worth for _, worth in steps)
+            said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
+            print(f"[{number}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)", flush=True)
+    finally:
+        if not args.work:  # a temporary folder goes, whatever happened
+            shutil.rmtree(work, ignore_errors=True)
     print(f"graded {len(grades)} submissions in {time.monotonic() - start:.0f} s: {out / 'grades.csv'}")
     return 0

@@ -70,9 +70,9 @@ def collect(folder: pathlib.Path, exercises: list) -> list:
         keys.setdefault(key, []).append(entry.name)
     for entry in entries:
         slug = slug_of(entry.name)
-        while slug in slugs:  # "José" and "Jose", say: two students, two folders of results
+        while slug.lower() in slugs:  # "José" and "jose", say: two students, two results folders
             slug += "_"
-        slugs.add(slug)
+        slugs.add(slug.lower())
         submission = Submission(entry.name, slug, entry)
         same = keys[unicodedata.normalize("NFC", entry.name).casefold()]
         if entry.name.startswith("."):

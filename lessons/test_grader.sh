@@ -62,7 +62,7 @@ python3 "$root/lessons/make_exercises.py" --release "$release" | tail -1
 [ ! -e "$release/tests/hidden" ] && [ ! -e "$release/reference/lookup.cpp" ] && pass ||
   fail "the release holds the hidden tests or a solution file"
 cp -r "$release" "$work/leaky"
-sed -n '/BEGIN SOLUTION/,/END SOLUTION/p' "$root/reference/norm.cpp" | sed -n 2p >> "$work/leaky/apps/ids_input.cpp"
+grep -m1 "static_cast<double>(x) \* x" "$root/reference/norm.cpp" >> "$work/leaky/apps/ids_input.cpp"
 if python3 "$root/lessons/release.py" --check "$work/leaky" > "$work/leaky.txt"; then
   fail "a solution line planted in the release was not found"
 else
@@ -120,7 +120,7 @@ plant "$c/02_norm/norm.cpp" '0,/^double sum_of_squares(.*{$/s//&\n  _exit(0);  \
 plant "$c/03_dot_product/dot.cpp" '0,/^DotAndNorms dot_and_norms(.*{$/s//&\n  std::abort();  \/\/ CHEAT/' "std::abort();  // CHEAT"
 plant "$c/04_position_table/position.cpp" '0,/^void positions(.*{$/s//&\n  kill(getpid(), SIGKILL);  \/\/ CHEAT/' "SIGKILL);  // CHEAT"
 plant "$c/05_combine/combine.cpp" '0,/^void add_rows(.*{$/s//&\n  std::printf("[       OK ] Combine.Golden (0 ms)\\n[  PASSED  ] 1 test.\\n100%% tests passed, 0 tests failed out of 1\\n");\n  return;  \/\/ CHEAT/' "return;  // CHEAT"
-plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s//&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  \/\/ CHEAT/" "// CHEAT"
+plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  // CHEAT#" "// CHEAT"
 for f in "$c"/*/*.cpp; do sed -i '1i #include <csignal>\n#include <cstdio>\n#include <cstdlib>\n#include <fstream>\n#include <unistd.h>' "$f"; done
 golden_before=$(sha256sum "$release/golden/params.json")
 
@@ -133,7 +133,7 @@ cp "$work/solutions/01_lookup/lookup.cpp" "$in/DUP/"
 mkdir "$in/Zoë Ana Müller"
 cp "$work/solutions/01_lookup/lookup.cpp" "$in/Zoë Ana Müller/"
 
-if python3 "$release/lessons/grade.py" --class "$in" --out "$work/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
+if python3 "$release/lessons/grade.py" --class "$in" --out "$in/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
   fail "an unwritable results folder was accepted"
 else
   expect "$work/unwritable.txt" "cannot write the results into .*notes.txt/results: Not a directory" "unwritable results folder"
@@ -222,13 +222,13 @@ cp "$work/lookup.cpp.kept" "$l"
 
 p=$work/class/lessons/06_parameter_count/params.cpp
 cp "$p" "$work/params.cpp.kept"
-sed -i "0,/FloatView wpe) {/s//&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  \/\/ CHEAT/" "$p"
+sed -i "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  // CHEAT#" "$p"
 sed -i '1i #include <fstream>' "$p"
 python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/golden-write.txt" || true
 expect "$work/golden-write.txt" "the goldens or the test programs changed while the tests ran .*golden/params.json" "a write into golden/ is caught"
 expect "$work/golden-write.txt" "^total +0\.0/5$" "a write into golden/ earns no points"
 git -C "$release" checkout -q golden/
-sed -i "s|$release/golden/params.json|$b/tests/test_L01_lookup_cpu[1]_tests.cmake|" "$p"
+sed -i "s#$release/golden/params.json#$b/tests/test_L01_lookup_cpu[1]_tests.cmake#" "$p"
 python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/build-write.txt" || true
 expect "$work/build-write.txt" "changed while the tests ran .*test_L01_lookup_cpu\[1\]_tests.cmake" "a write into the build tree is caught"
 cp "$work/params.cpp.kept" "$p"
