@@ -96,10 +96,9 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     trusted commands such as cmake --build, whose compilers write anywhere), killing its
     whole process group at limits.wall_s. Returns its status and its first OUTPUT_KEPT bytes of
     output (stdout and stderr together)."""
-    command = [str(SCRIPT)] + [a for path in writable for a in ("-w", str(path))] + ["--", *argv]
+    command = [str(SCRIPT), *(["-n"] if not sandboxed else []),
+               *[a for path in writable for a in ("-w", str(path))], "--", *argv]
     env = {**environment(limits), **(extra_env or {})}
-    if not sandboxed:
-        env["ANDREA_SANDBOX"] = "off"
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)

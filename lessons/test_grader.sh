@@ -190,7 +190,7 @@ expect "$cr" "L02-cpu .*the test program ended \(exit status 0\) before the test
 expect "$cr" "L03-cpu .*killed by signal 6 \(SIGABRT\) before the test finished" "abort() caught"
 expect "$cr" "L04-cpu .*killed by signal 9 \(SIGKILL\) before the test finished" "kill(getpid(), SIGKILL) caught"
 for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine"; do
-  expect "$cr" "^$lesson +0/[0-9]+ pass" "$lesson: no test passes by cheating"
+  if grep -Eq "^$lesson +([0-9]+)/\\1 pass" "$cr"; then fail "$lesson: full marks by cheating"; else pass; fi
 done
 expect "$cr" "L05-cpu .*first wrong element" "fake googletest output: the values are still checked"
 expect "$cr" "^L06 parameter count +([0-9]+)/\\1 pass" "the write into golden/ is refused; the step is graded on the goldens"
