@@ -7,7 +7,8 @@
 #   2. one class, graded on the release (grade.py --class), its submissions made here from the
 #      solutions:
 #        the release's stubs -> 0 (the class grader refuses to go on otherwise)
-#        full marks, partial, a compile error, a hang -> grades.csv and their results.json as
+#        full marks, partial, a compile error, a hang (at ANDREA-120M's size only: one test runs
+#          into its time limit) -> grades.csv and their results.json as
 #          lessons/test_grader/ holds them, byte for byte but for the times
 #        deliberate bugs in the solutions -> the right tests fail, with a useful message:
 #          the batch index used as the position (cuda/combine.cu, lesson 5)
@@ -92,7 +93,7 @@ copy partial folder 01_lookup/lookup.cpp 01_lookup/lookup.cu 02_norm/norm.cpp 02
 copy compile-error flat 01_lookup/lookup.cpp 04_position_table/position.cpp 04_position_table/position.cu
 plant "$in/compile-error/position.cu" '0,/^__global__/s//int planted_error = ;  \/\/ BUG: does not compile\n__global__/' "BUG: does not compile"
 copy hang flat 01_lookup/lookup.cpp 06_parameter_count/params.cpp
-plant "$in/hang/params.cpp" '0,/FloatView wpe) {/s//&\n  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  \/\/ BUG: hangs/' "BUG: hangs"
+plant "$in/hang/params.cpp" '0,/FloatView wpe) {/s//&\n  while (config.vocab_size > 1000) std::this_thread::sleep_for(std::chrono::seconds(1));  \/\/ BUG: hangs at the real size/' "BUG: hangs"
 sed -i '1i #include <chrono>\n#include <thread>' "$in/hang/params.cpp"
 
 # shellcheck disable=SC2086
@@ -140,7 +141,7 @@ else
 fi
 
 python3 "$release/lessons/grade.py" --class "$in" --out "$work/results" --work "$work/class" \
-  --test-timeout 10 | tee "$work/class.txt"
+  --test-timeout 30 | tee "$work/class.txt"
 r=$work/results
 for name in full partial compile-error hang; do
   python3 - "$r/$name/results.json" "$work/$name.json" <<'EOF'
