@@ -84,11 +84,11 @@ def gradescope(grade: Grade, steps: list) -> dict:
                           "status": "failed", "visibility": "visible",
                           "output": grade.reason or "not graded"})
             continue
-        done = f"{step.passed}/{step.tests} tests pass" if step.tests else "no test ran"
+        done = f"{step.passed}/{step.tests} tests pass" if step.tests else ""
         tests.append({"name": step.name, "number": str(number), "score": round(step.points, 2),
                       "max_score": worth, "visibility": "visible",
                       "status": "passed" if step.points >= worth else "failed",
-                      "output": done + (f"\n{step.reason}" if step.reason else "")})
+                      "output": "\n".join(filter(None, (done, step.reason))) or "no test ran"})
     return {"score": round(grade.total, 2), "execution_time": round(grade.seconds),
             "output": grade.reason or grade.report, "output_format": "text",
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
