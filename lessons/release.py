@@ -18,7 +18,7 @@ import sys
 # What a release leaves out besides the solutions: the hidden tests (the instructor's), the tools
 # that need the solutions (the stub maker, the grader's self-test, CI), and the benchmarks (their
 # fast variants are solutions too).
-LEFT_OUT = ("tests/hidden/", "lessons/make_exercises.py", "lessons/test_grader.sh", "lessons/expected/",
+LEFT_OUT = ("tests/hidden/", "lessons/make_exercises.py", "lessons/test_grader.sh", "lessons/test_grader/",
             ".ci/", "bench/")
 BEGIN = re.compile(r"^\s*// BEGIN SOLUTION")
 END = re.compile(r"^\s*// END SOLUTION")
