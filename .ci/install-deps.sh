@@ -6,11 +6,12 @@
 #   lesson 10: openmpi-bin libopenmpi-dev (mpirun, MPI_Allreduce)
 #   goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
 #   lesson 9: wordnet-base (the training corpus, /usr/share/wordnet), fasttext (bench/ comparison)
+#   grading a class: bubblewrap (lessons/sandbox.sh: no network, read-only files), git (the release)
 set -euo pipefail
 packages=(cmake g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
           libboost-context-dev libcli11-dev libbenchmark-dev python3 python3-numpy
           wordnet-base fasttext
-          openmpi-bin libopenmpi-dev)
+          openmpi-bin libopenmpi-dev bubblewrap git)
 [ "${ANDREA_SKIP_TORCH:-0}" = 1 ] || packages+=(python3-torch)
 missing=()
 for p in "${packages[@]}"; do

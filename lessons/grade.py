@@ -7,22 +7,28 @@ prints, per lesson, what passes under each backend, the points, and why the fail
   python3 lessons/grade.py -L L03                   # lesson 3 only
   python3 lessons/grade.py --build-dir DIR -L cudasim
   python3 lessons/grade.py --profile -L L01         # lesson 1's kernels measured, not graded
+  python3 lessons/grade.py --class SUBMISSIONS --out RESULTS [--hidden-seed N]   # a whole class
 
 Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step run on the CPU
 execution layer (backend cudasim; a test counts only if it passes under every thread order:
-forward, reverse and random). Each half is scaled by the share of its tests that pass. The GPU
-column (backend gpu) is for information only and never counts toward the points: it reads
-"skipped" when no GPU is present.
+forward, reverse and random); a lesson whose CUDA exercise has several steps (lessons.json's
+cuda_steps: lesson 8's atomic and deterministic backward) shares the 5 points between them, one
+row each. Each step is scaled by the share of its tests that pass; a kernel that reads or writes
+outside its arrays scores 0 for its step, the memory-error report first. The GPU column (backend
+gpu) is for information only and never counts toward the points: it reads "skipped" when no GPU
+is present.
 
 Each lesson and backend is built separately (one test program each, linking only that lesson's
 files), so a lesson that does not compile scores 0 for that backend of that lesson only; its
 first compiler error is shown under "what fails and why", and its old test program is deleted
-so that it is never graded. A test that crashes or runs past its time limit (60 s; 300 s in a
-sanitize build, whose tests run several times slower) fails, and
-the report says so, with the memory-error report of the CPU execution layer when there is one.
+so that it is never graded. A test passes only by finishing (tests/support/finished.hpp): one
+that ends the program early (exit, abort, a signal), crashes or runs past its time limit (60 s;
+300 s under the sanitize preset) fails, and the report says so. The goldens and the test
+programs must come out of the run as they went in: if a test wrote into them, no points are given.
 """
 import argparse
 import collections
+import dataclasses
 import json
 import os
 import pathlib
@@ -37,12 +43,53 @@ BACKENDS = ("cpu", "cudasim", "gpu")
 PER_COLUMN = 4  # failure lines shown per lesson and backend
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
+MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n]*")
+ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote)[^\n]*)")
+SERIOUS = re.compile(r"invalid (read|write)|crashed|timed out|ended|killed|wrote more")
+
+
+@dataclasses.dataclass
+class Step:
+    """A graded column: a lesson's C++ step, or one of its CUDA steps, on one backend."""
+    lesson: str
+    backend: str
+    name: str = ""        # "atomic" for one of several CUDA steps, else ""
+    tests: str = ""       # a regex over test names: the tests of this step ("" = the rest)
+
+    @property
+    def key(self) -> str:
+        return f"{self.lesson}-{self.backend}" + (f"-{self.name}" if self.name else "")
+
+
+def manifest() -> list:
+    """The lessons, from the one list of them (lessons/lessons.json)."""
+    return json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]
 
 
 def titles() -> dict:
-    """L01 -> "lookup", from the one list of lessons (lessons/lessons.json)."""
-    manifest = json.loads((ROOT / "lessons" / "lessons.json").read_text())
-    return {lesson["label"]: lesson["title"] for lesson in manifest["lessons"]}
+    """L01 -> "lookup"."""
+    return {lesson["label"]: lesson["title"] for lesson in manifest()}
+
+
+def steps_of(lesson: str) -> list:
+    """A lesson's rows: [[its steps on cpu, cudasim, gpu], ...] (one row per CUDA step)."""
+    entry = next((l for l in manifest() if l["label"] == lesson), {})
+    cuda_steps = entry.get("cuda_steps") or [{"name": "", "tests": ""}]
+    rows = []
+    for i, step in enumerate(cuda_steps):
+        rows.append([Step(lesson, "cpu") if i == 0 else None,
+                     Step(lesson, "cudasim", step["name"], step["tests"]),
+                     Step(lesson, "gpu", step["name"], step["tests"])])
+    return rows
+
+
+def belongs(step: Step, test: str) -> bool:
+    """Is this test one of the step's? A step with no pattern takes what the others do not."""
+    if step.tests:
+        return re.search(step.tests, test) is not None
+    others = [s for row in steps_of(step.lesson) for s in row
+              if s and s.backend == step.backend and s.tests]
+    return not any(re.search(s.tests, test) for s in others)
 
 
 def selected(label: str, lesson: str, backend: str) -> bool:
@@ -50,16 +97,27 @@ def selected(label: str, lesson: str, backend: str) -> bool:
     return not label or re.search(label, f"{lesson}-{backend}") is not None
 
 
-def first_error(output: str) -> str:
-    """The first compiler or linker error of a build log: "file:line: message"."""
+def cache_value(build_dir: pathlib.Path, name: str, default: str = "") -> str:
+    """A variable of the build's CMakeCache.txt."""
+    cache = build_dir / "CMakeCache.txt"
+    text = cache.read_text(errors="replace") if cache.exists() else ""
+    match = re.search(rf"^{name}:\w+=(.*)$", text, re.MULTILINE)
+    return match.group(1) if match else default
+
+
+def first_error(output: str, lessons_dir: pathlib.Path) -> str:
+    """The first compiler or linker error of a build log: "file:line: message", the file named
+    from the lessons folder's parent (lessons/04_position_table/position.cu)."""
     for line in output.splitlines():
         match = ERROR.match(line.strip())
         if match:
             path, line_no, message = match.group(1), match.group(2) or match.group(3), match.group(4)
-            try:
-                path = str(pathlib.Path(path).resolve().relative_to(ROOT))
-            except ValueError:
-                pass
+            for base in (lessons_dir.parent, ROOT):
+                try:
+                    path = str(pathlib.Path(path).resolve().relative_to(base))
+                    break
+                except ValueError:
+                    pass
             return f"{path}:{line_no}: {message}"
     for line in output.splitlines():
         if "undefined reference" in line or "error" in line.lower():
@@ -67,18 +125,21 @@ def first_error(output: str) -> str:
     return "the build failed (run cmake --build on the grade build to see why)"
 
 
+def targets(build_dir: pathlib.Path) -> list:
+    """(lesson, backend, target, executable) of each lesson test program of the build."""
+    listing = build_dir / "lesson_targets.txt"
+    if not listing.exists():
+        sys.exit(f"no {listing}: configure the grade build first (cmake --preset grade)")
+    return [tuple(line.split(" ", 3)) for line in listing.read_text().splitlines() if line.strip()]
+
+
 def build(build_dir: pathlib.Path, label: str) -> tuple:
     """Builds each selected lesson test program on its own. Returns the lessons' (lesson, backend)
     pairs and {(lesson, backend): first error} for those that did not build."""
-    manifest = build_dir / "lesson_targets.txt"
-    if not manifest.exists():
-        sys.exit(f"no {manifest}: configure the grade build first (cmake --preset grade)")
     pairs, broken = [], {}
+    lessons_dir = pathlib.Path(cache_value(build_dir, "ANDREA_LESSONS_DIR", str(ROOT / "lessons")))
     jobs = str(max(1, min(os.cpu_count() or 1, 4)))
-    for line in manifest.read_text().splitlines():
-        if not line.strip():
-            continue
-        lesson, backend, target, executable = line.split(" ", 3)
+    for lesson, backend, target, executable in targets(build_dir):
         pairs.append((lesson, backend))
         if not selected(label, lesson, backend):
             continue
@@ -86,17 +147,42 @@ def build(build_dir: pathlib.Path, label: str) -> tuple:
         done = subprocess.run(["cmake", "--build", str(build_dir), "--target", target, "-j", jobs],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
         if done.returncode != 0:
-            broken[(lesson, backend)] = first_error(done.stdout)
+            broken.setdefault((lesson, backend), first_error(done.stdout, lessons_dir))
             pathlib.Path(executable).unlink(missing_ok=True)  # never grade an old program
     return pairs, broken
 
 
+def protected(build_dir: pathlib.Path) -> dict:
+    """{file: (size, mtime, ctime)} of what the tests must leave as it is: the goldens, the test
+    programs and ctest's lists of their tests. (A write changes the ctime, which no program can
+    set back.)"""
+    source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
+    files = [p for p in (source / "golden").rglob("*") if p.is_file()]
+    for _, _, _, executable in targets(build_dir):
+        program = pathlib.Path(executable)
+        files += [program, *program.parent.glob(f"{program.name}*_tests.cmake")]
+    signature = {}
+    for path in files:
+        try:
+            stat = path.stat()
+            signature[str(path)] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+        except OSError:
+            pass
+    return signature
+
+
+def changed(before: dict, after: dict) -> list:
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+
+
 def run_ctest(build_dir: pathlib.Path, label: str) -> tuple:
-    """Runs the tests; returns the JUnit file and {test name: ctest's status when it failed}."""
+    """Runs the tests; returns the JUnit file and {test name: ctest's status when it failed}.
+    The builds are done: the build-first fixtures of the grade preset are left out (-FS)."""
     junit = build_dir / "grade-junit.xml"
     junit.unlink(missing_ok=True)
     command = ["ctest", "--test-dir", str(build_dir), "--output-junit", str(junit), "-j2",
-               "-L", label or "^L[0-9]"]
+               "-L", label or "^L[0-9]", "-FS", ".", "--test-output-size-passed", "4096",
+               "--test-output-size-failed", "65536"]
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                           check=False)
     if not junit.exists():
@@ -149,17 +235,22 @@ def why(output: str) -> str:
     return ""
 
 
-def crash_reason(status: str, output: str) -> str:
-    """A test that did not end normally: crashed or timed out, and what it said before."""
+def failure_reason(status: str, output: str, timeout: str) -> str:
+    """Why a failed test failed: its time limit, the memory-error report, the program ended
+    before the test finished (the supervisor's line), a crash, or the assertion's message."""
     said = why(output)
-    memcheck = re.search(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n]*", output)
+    memcheck = MEMORY_ERROR.search(output)
     if memcheck and memcheck.group(0) not in said:
         said = clean(memcheck.group(0)) + (f" | {said}" if said else "")
     if status.lower() == "timeout":
-        head = "timed out (past its limit: 60 s, 300 s in a sanitize build)"
-    else:
-        head = f"crashed ({status})"
-    return head + (f": {said}" if said else "")
+        return f"timed out ({timeout} s limit)" + (f": {said}" if said else "")
+    ended = ENDED_EARLY.search(output)
+    if ended:  # the last word of the test program, written by its parent, not by the exercise
+        return ended.group(1) + (f" | {said}" if said and not memcheck else
+                                 f" | {clean(memcheck.group(0))}" if memcheck else "")
+    if status not in ("Failed", ""):
+        return f"crashed ({status})" + (f": {said}" if said else "")
+    return said or "failed (see ctest --preset grade --output-on-failure)"
 
 
 def profile(build_dir: pathlib.Path, label: str) -> int:
@@ -188,36 +279,8 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
     return 0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build-dir", default=str(ROOT / "build-grade"),
-                        help="the grade build, configured with -DANDREA_GRADE=ON (default: build-grade/)")
-    parser.add_argument("-L", dest="label", default="",
-                        help="grade only the tests whose ctest label matches this regex, "
-                             "as ctest -L: L03, cudasim, L0[12]-cpu")
-    parser.add_argument("--no-build", action="store_true",
-                        help="grade the test programs as they are, without building them first")
-    parser.add_argument("--profile", action="store_true",
-                        help="print the memory traffic of each kernel launch of the CUDA step's "
-                             "tests (requests, sectors, bank conflicts, DRAM bytes) instead of grading")
-    args = parser.parse_args()
-    build_dir = pathlib.Path(args.build_dir).resolve()
-    if args.profile:
-        return profile(build_dir, args.label)
-    if args.no_build:
-        manifest = build_dir / "lesson_targets.txt"
-        entries = [l.split(" ", 3) for l in manifest.read_text().splitlines() if l.strip()] \
-            if manifest.exists() else []
-        pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
-        broken = {(lesson, backend): "not built (grade without --no-build to see why)"
-                  for lesson, backend, _, executable in entries
-                  if not pathlib.Path(executable).exists()}
-    else:
-        pairs, broken = build(build_dir, args.label)
-    junit, statuses = run_ctest(build_dir, args.label)
-
-    # results[lesson][backend][test] = list of (order, status, reason), one per thread order
+def read_results(junit: pathlib.Path, statuses: dict, timeout: str) -> dict:
+    """results[lesson][backend][test] = [(order, status, reason)], one per thread order."""
     results = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
     for case in ET.parse(junit).getroot().iter("testcase"):
         name = case.get("name", "")
@@ -230,85 +293,176 @@ def main() -> int:
         if skipped is not None or case.get("status") == "notrun":
             status, reason = "skipped", (skipped.get("message", "") if skipped is not None else "")
         elif case.find("failure") is not None or case.get("status") == "fail":
-            ctest_status = statuses.get(name, "Failed")
-            status = "fail"
-            if ctest_status == "Failed":
-                reason = why(output) or "failed (see ctest --output-on-failure)"
-            else:
-                reason = crash_reason(ctest_status, output)
+            status, reason = "fail", failure_reason(statuses.get(name, "Failed"), output, timeout)
         else:
             status, reason = "pass", ""
         results[lesson][backend][test].append((order or "", status, reason))
+    return results
 
-    def column(lesson: str, backend: str) -> tuple:
-        if (lesson, backend) in broken:
-            reason = broken[(lesson, backend)]
-            text = "not built" if reason.startswith("not built") else "does not compile"
-            return text, 0.0, [("", [], reason)]
-        tests = results[lesson][backend]
-        if not tests:
-            return "-", 0.0, []
-        if all(s == "skipped" for runs in tests.values() for _, s, _ in runs):
-            return "skipped", 0.0, []
-        passed = [t for t, runs in tests.items() if all(s == "pass" for _, s, _ in runs)]
-        failures = []  # (test, orders that failed, reason of the first)
-        for test, runs in tests.items():
-            failed = [(o, r) for o, s, r in runs if s == "fail"]
-            if failed:
-                orders = [o for o, _ in failed] if len(runs) > 1 and len(failed) < len(runs) else []
-                failures.append((test, orders, failed[0][1]))
-        if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
-            return "not implemented", 0.0, failures
-        return f"{len(passed)}/{len(tests)} pass", len(passed) / len(tests), failures
 
+def column(step: Step, results: dict, broken: dict) -> tuple:
+    """(cell text, share of the step's points, [(test, orders that failed, reason)], tests
+    passed (under every order), tests)."""
+    if (step.lesson, step.backend) in broken:
+        reason = broken[(step.lesson, step.backend)]
+        text = "not built" if reason.startswith("not built") else "does not compile"
+        return text, 0.0, [("", [], reason)], 0, 0
+    tests = {t: runs for t, runs in results[step.lesson][step.backend].items() if belongs(step, t)}
+    if not tests:
+        return "-", 0.0, [], 0, 0
+    if all(s == "skipped" for runs in tests.values() for _, s, _ in runs):
+        return "skipped", 0.0, [], 0, len(tests)
+    passed = [t for t, runs in tests.items() if all(s == "pass" for _, s, _ in runs)]
+    failures = []
+    for test, runs in tests.items():
+        failed = [(o, r) for o, s, r in runs if s == "fail"]
+        if failed:
+            orders = [o for o, _ in failed] if len(runs) > 1 and len(failed) < len(runs) else []
+            failures.append((test, orders, failed[0][1]))
+    counts = (len(passed), len(tests))
+    if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
+        return ("not implemented", 0.0, failures, *counts)
+    if any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
+        return ("memory error", 0.0, failures, *counts)
+    return (f"{len(passed)}/{len(tests)} pass", len(passed) / len(tests), failures, *counts)
+
+
+def explain(step: Step, text: str, failures: list) -> list:
+    """The report's lines for one column: one per distinct reason, the serious ones first."""
+    where = step.key
+    if text == "does not compile":
+        return [f"  {where} does not compile: {failures[0][2]}"]
+    if text == "not built":
+        return [f"  {where} {failures[0][2]}"]
+    by_reason = collections.defaultdict(list)  # one line per distinct reason and orders
+    for test, orders, reason in failures:
+        by_reason[(reason, tuple(orders))].append(test)
+    # Memory errors, crashes, early ends and time-outs first: they explain the wrong values.
+    lines = sorted(by_reason.items(), key=lambda item: not SERIOUS.search(item[0][0]))
+    report = []
+    for (reason, orders), tests in lines[:PER_COLUMN]:
+        more = f" (+{len(tests) - 1} more tests)" if len(tests) > 1 else ""
+        under = f" [fails in thread order {', '.join(orders)} only]" if orders else ""
+        report.append(f"  {where} {tests[0]}{more}{under}: {reason}")
+    if len(lines) > PER_COLUMN:
+        rest = sum(len(tests) for _, tests in lines[PER_COLUMN:])
+        report.append(f"  {where} ... and {rest} more failing tests: "
+                      f"ctest --preset grade -L {step.lesson}-{step.backend} --output-on-failure")
+    return report
+
+
+def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) -> dict:
+    """The table, the report and the graded steps (for --json and the class grader)."""
     names = titles()
     lessons = sorted({lesson for lesson, _ in pairs} | set(results))
-    print(f"{'lesson':<22} {'C++':<18} {'CUDA on CPU':<18} {'GPU':<18} {'points':>7}")
-    total, possible, report = 0.0, 0, []
+    table = [f"{'lesson':<30} {'C++':<18} {'CUDA on CPU':<18} {'GPU':<18} {'points':>7}"]
+    report, graded = [], []
+    total = possible = 0.0
+    if tampered:
+        report.append("  the goldens or the test programs changed while the tests ran (a test wrote "
+                      f"into {tampered[0]}"
+                      + (f" and {len(tampered) - 1} more files" if len(tampered) > 1 else "")
+                      + "): no points are given; restore them (git checkout golden/, rebuild) and grade again")
     for lesson in lessons:
-        chosen = [b for b in BACKENDS if selected(args.label, lesson, b)]
-        if not chosen:
-            continue
-        cells, points, worth = [], 0.0, 0
-        for backend in BACKENDS:
-            if backend not in chosen:
-                cells.append("(not graded)")
+        rows = steps_of(lesson)
+        for number, row in enumerate(rows):
+            cells, points, worth = [], 0.0, 0.0
+            for step in row:
+                if step is None:
+                    cells.append("")
+                    continue
+                if not selected(label, lesson, step.backend):
+                    cells.append("(not graded)")
+                    continue
+                text, share, failures, passed, tests = column(step, results, broken)
+                cells.append(text)
+                if step.backend in POINTS:
+                    step_worth = POINTS[step.backend] / (len(rows) if step.backend != "cpu" else 1)
+                    step_points = 0.0 if tampered else step_worth * share
+                    points, worth = points + step_points, worth + step_worth
+                    graded.append({"key": step.key, "name": step_title(step, names),
+                                   "points": step_points, "max_points": step_worth,
+                                   "passed": passed, "tests": tests,
+                                   "reason": failures[0][2] if failures else ""})
+                report += explain(step, text, failures)
+            if all(c in ("", "(not graded)") for c in cells):
                 continue
-            text, share, failures = column(lesson, backend)
-            cells.append(text)
-            if backend in POINTS:
-                points += POINTS[backend] * share
-                worth += POINTS[backend]
-            if text == "does not compile":
-                report.append(f"  {lesson}-{backend} does not compile: {failures[0][2]}")
-                continue
-            if text == "not built":
-                report.append(f"  {lesson}-{backend} {failures[0][2]}")
-                continue
-            by_reason = collections.defaultdict(list)  # one line per distinct reason and orders
-            for test, orders, reason in failures:
-                by_reason[(reason, tuple(orders))].append(test)
-            # Memory errors, crashes and time-outs first: they explain the wrong values.
-            lines = sorted(by_reason.items(), key=lambda item: not re.search(
-                r"invalid (read|write)|crashed|timed out", item[0][0]))
-            for (reason, orders), tests in lines[:PER_COLUMN]:
-                more = f" (+{len(tests) - 1} more tests)" if len(tests) > 1 else ""
-                under = f" [fails in thread order {', '.join(orders)} only]" if orders else ""
-                report.append(f"  {lesson}-{backend} {tests[0]}{more}{under}: {reason}")
-            if len(lines) > PER_COLUMN:
-                rest = sum(len(tests) for _, tests in lines[PER_COLUMN:])
-                report.append(f"  {lesson}-{backend} ... and {rest} more failing tests: "
-                              f"ctest --test-dir {build_dir} -L {lesson}-{backend} --output-on-failure")
-        total, possible = total + points, possible + worth
-        score = f"{points:>4.1f}/{worth}" if worth else "     -"
-        print(f"{lesson} {names.get(lesson, ''):<18} {cells[0]:<18} {cells[1]:<18} {cells[2]:<18} {score}")
+            total, possible = total + points, possible + worth
+            title = names.get(lesson, "") + (f" ({row[1].name})" if row[1].name else "")
+            score = f"{points:>4.1f}/{worth:g}" if worth else "     -"
+            table.append(f"{lesson} {title:<26} {cells[0]:<18} {cells[1]:<18} {cells[2]:<18} {score}")
     if possible:
-        print(f"{'total':<79} {total:>4.1f}/{possible}")
+        table.append(f"{'total':<87} {total:>4.1f}/{possible:g}")
     else:
-        print("total: no points in this selection (the GPU column never counts)")
+        table.append("total: no points in this selection (the GPU column never counts)")
+    text = "\n".join(table) + "\n"
     if report:
-        print("\nwhat fails and why (first failure of each kind):")
-        print("\n".join(report))
+        text += "\nwhat fails and why (first failure of each kind):\n" + "\n".join(report) + "\n"
+    return {"steps": graded, "report": text}
+
+
+def step_title(step: Step, names: dict) -> str:
+    kind = "C++ step" if step.backend == "cpu" else "CUDA step"
+    return f"{step.lesson} {names.get(step.lesson, '')}, {kind}" + (f": {step.name}" if step.name else "")
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build-dir", default=str(ROOT / "build-grade"),
+                        help="the grade build, configured with -DANDREA_GRADE=ON (default: build-grade/)")
+    parser.add_argument("-L", dest="label", default="",
+                        help="grade only the tests whose ctest label matches this regex, "
+                             "as ctest -L: L03, cudasim, L0[12]-cpu")
+    parser.add_argument("--no-build", action="store_true",
+                        help="grade the test programs as they are, without building them first")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the memory traffic of each kernel launch of the CUDA step's "
+                             "tests (requests, sectors, bank conflicts, DRAM bytes) instead of grading")
+    parser.add_argument("--json", metavar="FILE", help="also write the graded steps and the report as JSON")
+    group = parser.add_argument_group("grading a class (lessons/grade_class.py)")
+    group.add_argument("--class", dest="grade_class", metavar="SUBMISSIONS",
+                       help="a folder holding one folder (or git repository) of exercise files per student")
+    group.add_argument("--out", metavar="RESULTS", help="where grades.csv and each student's results go")
+    group.add_argument("--hidden-seed", type=int, help="build the hidden tests, their inputs drawn from this seed")
+    group.add_argument("--test-timeout", type=int, default=60, help="seconds per test (60)")
+    group.add_argument("--submission-timeout", type=float, default=1800, help="seconds per submission (1800)")
+    group.add_argument("--memory", type=int, default=8 << 30, help="bytes of address space per process (8 GiB)")
+    group.add_argument("--output-limit", type=int, default=8 << 20, help="bytes of output per test (8 MiB)")
+    group.add_argument("--work", help="the folder to build in, kept afterwards (default: a temporary one)")
+    group.add_argument("--work-parent", help="where the temporary work folder is made")
+    group.add_argument("-j", dest="jobs", type=int, default=2, help="build jobs (2)")
+    args = parser.parse_args()
+    if args.grade_class and not args.out:
+        parser.error("--class needs --out RESULTS")
+    return args
+
+
+def main() -> int:
+    args = arguments()
+    if args.grade_class:
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+        import grade_class
+        return grade_class.main(args)
+    build_dir = pathlib.Path(args.build_dir).resolve()
+    if args.profile:
+        return profile(build_dir, args.label)
+    if args.no_build:
+        entries = targets(build_dir)
+        pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
+        broken = {(lesson, backend): "not built (grade without --no-build to see why)"
+                  for lesson, backend, _, executable in entries
+                  if not pathlib.Path(executable).exists()}
+    else:
+        pairs, broken = build(build_dir, args.label)
+    before = protected(build_dir)
+    junit, statuses = run_ctest(build_dir, args.label)
+    tampered = changed(before, protected(build_dir))
+    results = read_results(junit, statuses, cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60"))
+    graded = grade(pairs, broken, results, args.label, tampered)
+    print(graded["report"], end="")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(graded, indent=1) + "\n")
     return 0
 
 

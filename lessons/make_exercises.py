@@ -25,6 +25,9 @@ N counts the non-blank lines between the markers.
   make_exercises.py --solutions DIR  write a lessons tree holding the solutions
                      [--only 01_lookup,02_norm]  ... for these lessons only
                                                  (stubs for the others)
+  make_exercises.py --release DIR    write the student release: a new git repository without
+                                     the solutions or the hidden tests (lessons/release.py),
+                                     then check that no line of a solution is in it
 """
 import argparse
 import json
@@ -145,7 +148,17 @@ def main() -> int:
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--solutions", metavar="DIR")
     parser.add_argument("--only", default="")
+    parser.add_argument("--release", metavar="DIR")
     args = parser.parse_args()
+
+    if args.release:
+        sys.path.insert(0, str(ROOT / "lessons"))
+        import release
+        if stubs() != 0:  # a release holds the stubs as the solutions make them
+            return 1
+        count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT))
+        print(f"wrote {count} files into {args.release} (a git repository of one commit)")
+        return release.check(ROOT, pathlib.Path(args.release))
 
     if args.solutions:
         only = set(filter(None, args.only.split(","))) or set(LESSONS)
@@ -162,11 +175,16 @@ def main() -> int:
         print(f"wrote the solutions of {sorted(only)} into {out}")
         return 0
 
+    return stubs(write=not args.check)
+
+
+def stubs(write: bool = False) -> int:
+    """Compares the committed stubs with the solutions (or writes them): 1 if they differ."""
     drift = []
     for lesson, pieces in LESSONS.items():
         for name, text in files_for(lesson, pieces, solution=False).items():
             path = ROOT / "lessons" / name
-            if args.check:
+            if not write:
                 if not path.exists() or path.read_text() != text:
                     drift.append(name)
             else:
@@ -176,7 +194,7 @@ def main() -> int:
         print("exercise files out of date with reference/ and cuda/ (run lessons/make_exercises.py):")
         print("\n".join("  lessons/" + name for name in drift))
         return 1
-    print("exercise files " + ("match the solutions" if args.check else "written"))
+    print("exercise files " + ("written" if write else "match the solutions"))
     return 0
 
 

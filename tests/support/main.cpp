@@ -1,7 +1,9 @@
-// The test entry point. For the GPU backend without a usable CUDA device, the
-// tests are not run: the reason is printed and the exit code 77 tells ctest
-// (SKIP_RETURN_CODE) to report them as skipped.
+// The test entry point. A test passes only by finishing (finished.hpp). For the GPU backend
+// without a usable CUDA device, the tests are not run: the reason is printed and the exit code
+// 77 tells ctest (SKIP_RETURN_CODE) to report them as skipped.
 #include <gtest/gtest.h>
+
+#include "finished.hpp"
 
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cuda/runtime.hpp"
@@ -25,8 +27,8 @@ int main(int argc, char** argv) {
   std::string reason;
   if (!::testing::GTEST_FLAG(list_tests) && !andrea::cuda::device_available(&reason)) {
     std::printf("[  SKIPPED ] every test of this program: %s\n", reason.c_str());
-    return 77;
+    return andrea::testing::finished(77);
   }
 #endif
-  return RUN_ALL_TESTS();
+  return andrea::testing::finished(RUN_ALL_TESTS());
 }

@@ -1,0 +1,193 @@
+"""Grades a class: python3 lessons/grade.py --class SUBMISSIONS --out RESULTS.
+
+SUBMISSIONS holds one folder (or git repository) per student with their exercise files
+(lessons/submissions.py says where they may lie). The course's tree is configured and built once,
+with the exercise stubs, into a work folder; each submission then gets a fresh copy of that build
+and of the lessons folder with only its exercise files copied in, so that only what it changed is
+compiled. Its tests run through lessons/sandbox.sh (no network, read-only files, limits on
+memory, processes, file size and output; a time limit per test), and the whole submission under
+a wall-time limit. Written into RESULTS: grades.csv (one row per student), and per student
+<name>/results.json (Gradescope's format) and <name>/report.txt (what lessons/grade.py shows).
+A submission that cannot be graded gets 0 and its reason; the batch goes on.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import gradebook
+import sandbox
+import submissions
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def exercise_files(lessons: pathlib.Path) -> list:
+    """The exercise files of the course: "01_lookup/lookup.cpp", ..."""
+    return sorted(str(path.relative_to(lessons)) for path in lessons.glob("[0-9][0-9]_*/*")
+                  if path.suffix in (".cpp", ".cu"))
+
+
+def writable_folder(out: pathlib.Path) -> str:
+    """"" when results can be written into out (made if missing), else why not."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-"):
+            pass
+    except OSError as error:
+        return f"cannot write the results into {out}: {error.strerror}"
+    return ""
+
+
+def configure(work: pathlib.Path, args) -> list:
+    """The cmake command that configures the class's build: grade mode, the work folder's lessons,
+    every test program run through the sandbox."""
+    command = ["cmake", "-S", str(ROOT), "-B", str(work / "build"), "-DANDREA_GRADE=ON",
+               f"-DANDREA_LESSONS_DIR={work / 'lessons'}", "-DANDREA_CUDA=OFF",
+               f"-DANDREA_TEST_LAUNCHER={sandbox.SCRIPT}",
+               f"-DANDREA_TEST_TIMEOUT={args.test_timeout}"]
+    if args.hidden_seed is not None:
+        command.append(f"-DANDREA_HIDDEN_SEED={args.hidden_seed}")
+    return command
+
+
+def prepare_base(work: pathlib.Path, args) -> str:
+    """Configures and builds the course with the stubs, then keeps a copy of that build
+    (work/base): each submission starts from it. Returns "" or what went wrong.""" 
+    shutil.copytree(ROOT / "lessons", work / "lessons", symlinks=True)
+    for command in (configure(work, args),
+                    ["cmake", "--build", str(work / "build"), "--target", "lesson_tests", "-j",
+                     str(args.jobs)]):
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
+        if done.returncode != 0:
+            return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
+    shutil.copytree(work / "build", work / "base", symlinks=True)
+    shutil.copytree(work / "lessons", work / "stubs", symlinks=True)
+    return ""
+
+
+def grade_stubs(work: pathlib.Path, args) -> tuple:
+    """Grades the stubs as they are: the steps of the course (the columns of the results), and
+    "" or why the stubs do not score 0 (a course whose stubs earn points is broken)."""
+    stubs = run_grader(work, gradebook.Grade("(stubs)", "stubs"), args)
+    if stubs.reason:
+        return [], f"grading the stubs failed: {stubs.reason}"
+    if stubs.total:
+        return [], f"the stubs score {stubs.total:.1f}, not 0:\n{stubs.report}"
+    return [(step.key, step.max_points) for step in stubs.steps], ""
+
+
+def fresh_tree(work: pathlib.Path, files: dict) -> None:
+    """work/build and work/lessons as the base left them, then the submission's exercise files
+    (newer than the base's objects: make compiles them, and only them)."""
+    for name in ("build", "lessons"):
+        shutil.rmtree(work / name, ignore_errors=True)
+    shutil.copytree(work / "base", work / "build", symlinks=True)
+    shutil.copytree(work / "stubs", work / "lessons", symlinks=True)
+    now = time.time() + 1
+    for exercise, text in files.items():
+        path = work / "lessons" / exercise
+        path.write_text(text, encoding="utf-8")
+        os.utime(path, (now, now))
+
+
+def readable_in_sandbox(work: pathlib.Path) -> str:
+    """"" when a test in the sandbox can read the course and the work folder, else why not."""
+    done = sandbox.run(["test", "-r", str(ROOT / "lessons" / "lessons.json"), "-a", "-x", str(work)],
+                       limits=sandbox.Limits(wall_s=30),
+                       extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
+    if done.returncode == 0:
+        return ""
+    return (f"the tests run in the sandbox as the user nobody, who cannot read {ROOT} or {work}: "
+            "make their folders readable (chmod o+rx) or grade from another folder")
+
+
+def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Grade:
+    """Runs lessons/grade.py on work/build (it builds each lesson, then runs the tests through
+    the sandbox) under the submission's limits, and reads its results into grade."""
+    result_file = work / "result.json"
+    result_file.unlink(missing_ok=True)
+    command = [sys.executable, str(ROOT / "lessons" / "grade.py"), "--build-dir", str(work / "build"),
+               "--json", str(result_file)]
+    if args.label:
+        command += ["-L", args.label]
+    limits = sandbox.Limits(wall_s=args.submission_timeout, memory_bytes=args.memory)
+    done = sandbox.run(command, limits=limits, sandboxed=False,  # its test programs are sandboxed
+                       extra_env={"ANDREA_SANDBOX_OUTPUT": str(args.output_limit),
+                                  "ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
+    grade.seconds = done.seconds
+    if done.timed_out:
+        grade.reason = f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)"
+    elif done.returncode != 0 or not result_file.exists():
+        grade.reason = "the grader failed: " + " ".join(done.output.split()[-60:])
+    if not grade.reason:
+        result = json.loads(result_file.read_text())
+        grade.steps = [gradebook.Step(**step) for step in result["steps"]]
+        grade.report = result["report"]
+    return grade
+
+
+def main(args) -> int:
+    out = pathlib.Path(args.out).resolve()
+    folder = pathlib.Path(args.grade_class)
+    problem = writable_folder(out)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    if not folder.is_dir():
+        print(f"{folder} is not a folder of submissions", file=sys.stderr)
+        return 2
+    if args.hidden_seed is not None and not (ROOT / "tests" / "hidden").is_dir():
+        print(f"--hidden-seed: {ROOT} has no tests/hidden (a student release leaves them out): "
+              "grade with the course's own repository", file=sys.stderr)
+        return 2
+    class_ = submissions.collect(folder, exercise_files(ROOT / "lessons"))
+    if not class_:
+        print(f"{folder} holds no submission: one folder per student is expected", file=sys.stderr)
+        gradebook.write_atomically(out / "grades.csv", gradebook.csv_text([], []))
+        return 1
+    usable, why_not = sandbox.available()
+    print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
+          f"no sandbox: {why_not}; grading goes on with the limits alone", flush=True)
+    work = pathlib.Path(args.work).resolve() if args.work else pathlib.Path(
+        tempfile.mkdtemp(prefix="andrea-class-", dir=args.work_parent))
+    if args.work:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+    work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
+    unreadable = readable_in_sandbox(work) if usable else ""
+    if unreadable:
+        print(unreadable, file=sys.stderr)
+        return 2
+    try:
+        start = time.monotonic()
+        print(f"building the course once, with the stubs, in {work} ...", flush=True)
+        failed = prepare_base(work, args)
+        steps, wrong = grade_stubs(work, args) if not failed else ([], "")
+        if failed or wrong:
+            print(failed or wrong, file=sys.stderr)
+            return 2
+        print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
+        grades = []
+        for number, submission in enumerate(class_, 1):
+            if submission.reason:
+                grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
+            else:
+                fresh_tree(work, submission.files)
+                grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args)
+            grades.append(grade)
+            gradebook.write_student(out, grade, steps)
+            gradebook.write_atomically(out / "grades.csv", gradebook.csv_text(grades, steps))
+            total = sum(worth for _, worth in steps)
+            said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
+            print(f"[{number}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)", flush=True)
+    finally:
+        if not args.work:  # a temporary folder goes, whatever happened
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"graded {len(grades)} submissions in {time.monotonic() - start:.0f} s: {out / 'grades.csv'}")
+    return 0

@@ -1,0 +1,103 @@
+"""The results of grading a class: one CSV row per student, and per student a Gradescope
+results.json and the report the student would see. Every file is written whole or not at all
+(a temporary file in the same folder, then a rename).
+
+Gradescope's format: https://gradescope-autograders.readthedocs.io/en/latest/specs/
+(score, execution_time, output, tests: name, number, score, max_score, status, output, visibility).
+"""
+import csv
+import dataclasses
+import io
+import json
+import os
+import pathlib
+import tempfile
+
+
+@dataclasses.dataclass
+class Step:
+    """One graded step: a lesson's C++ step, or one of its CUDA steps."""
+    key: str            # "L01-cpu": the CSV column
+    name: str           # "L01 lookup, C++ step"
+    points: float
+    max_points: float
+    passed: int = 0     # tests passed (under every thread order) out of ...
+    tests: int = 0
+    reason: str = ""    # why points are missing: the first failure, or what stopped the grading
+
+
+@dataclasses.dataclass
+class Grade:
+    """A student's grade. reason is set when the submission could not be graded at all."""
+    student: str                    # the submission's name, as given
+    slug: str                       # a file name for it: ASCII, no spaces, unique in the class
+    steps: list = dataclasses.field(default_factory=list)
+    reason: str = ""
+    report: str = ""
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return 0.0 if self.reason else sum(step.points for step in self.steps)
+
+
+def write_atomically(path: pathlib.Path, text: str) -> None:
+    """Writes text to path through a temporary file and a rename: never half a file."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        pathlib.Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def points(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def csv_text(grades: list, steps: list) -> str:
+    """One row per student: the points of each step (steps: [(key, max_points)]), the total,
+    and the reason when the submission was not graded."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student"] + [key for key, _ in steps] + ["total", "reason"])
+    writer.writerow(["(max)"] + [points(worth) for _, worth in steps]
+                    + [points(sum(worth for _, worth in steps)), ""])
+    for grade in grades:
+        by_key = {step.key: step.points for step in grade.steps}
+        writer.writerow([grade.student] + [points(0.0 if grade.reason else by_key.get(key, 0.0))
+                                           for key, _ in steps]
+                        + [points(grade.total), grade.reason])
+    return out.getvalue()
+
+
+def gradescope(grade: Grade, steps: list) -> dict:
+    """The Gradescope results.json of one student."""
+    tests, by_key = [], {step.key: step for step in grade.steps}
+    for number, (key, worth) in enumerate(steps, 1):
+        step = by_key.get(key)
+        if step is None or grade.reason:
+            name = step.name if step else key
+            tests.append({"name": name, "number": str(number), "score": 0.0, "max_score": worth,
+                          "status": "failed", "visibility": "visible",
+                          "output": grade.reason or "not graded"})
+            continue
+        done = f"{step.passed}/{step.tests} tests pass" if step.tests else ""
+        tests.append({"name": step.name, "number": str(number), "score": round(step.points, 2),
+                      "max_score": worth, "visibility": "visible",
+                      "status": "passed" if step.points >= worth else "failed",
+                      "output": "\n".join(filter(None, (done, step.reason))) or "no test ran"})
+    return {"score": round(grade.total, 2), "execution_time": round(grade.seconds),
+            "output": grade.reason or grade.report, "output_format": "text",
+            "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+
+
+def write_student(out: pathlib.Path, grade: Grade, steps: list) -> None:
+    """RESULTS/<slug>/results.json and RESULTS/<slug>/report.txt."""
+    folder = out / grade.slug
+    folder.mkdir(exist_ok=True)
+    write_atomically(folder / "results.json",
+                     json.dumps(gradescope(grade, steps), indent=2, ensure_ascii=False) + "\n")
+    write_atomically(folder / "report.txt", (grade.reason + "\n" if grade.reason else "") + grade.report)
