@@ -45,7 +45,9 @@ NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
 MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n]*")
 ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote)[^\n]*)")
-SERIOUS = re.compile(r"invalid (read|write)|crashed|timed out|ended|killed|wrote more")
+# The CPU layer's racecheck report (cuda/sim/tools/race.cpp): the hazard and its two threads.
+RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
+SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more")
 
 
 @dataclasses.dataclass
@@ -242,6 +244,9 @@ def failure_reason(status: str, output: str, timeout: str) -> str:
     memcheck = MEMORY_ERROR.search(output)
     if memcheck and memcheck.group(0) not in said:
         said = clean(memcheck.group(0)) + (f" | {said}" if said else "")
+    race = RACE.search(output)
+    if race and not memcheck:  # the race explains the wrong values: its report first
+        said = clean(race.group(0)) + (f" | {said}" if said else "")
     if status.lower() == "timeout":
         return f"timed out ({timeout} s limit)" + (f": {said}" if said else "")
     ended = ENDED_EARLY.search(output)
@@ -324,6 +329,8 @@ def column(step: Step, results: dict, broken: dict) -> tuple:
         return ("not implemented", 0.0, failures, *counts)
     if any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
         return ("memory error", 0.0, failures, *counts)
+    if any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
+        return ("race", 0.0, failures, *counts)
     return (f"{len(passed)}/{len(tests)} pass", len(passed) / len(tests), failures, *counts)
 
 

@@ -112,6 +112,14 @@ plant "$w/07_position_schemes/sinusoidal.cu" 's/make_float2(static_cast<float>(s
 plant "$w/08_backward/backward.cu" 's|  atomicAdd(&dwte\[id \* d + c\], dout\[i\]);|  dwte[id * d + c] += dout[i];  // BUG: not atomic|' "BUG: not atomic"
 plant "$w/09_training/training.cpp" 's|dv\[c\] = g \* u\[c\];   // d(u . v)/dv = u|dv[c] = g * v[c];  // BUG: v, not u|' "BUG: v, not u"
 
+# Boundary slips and wrong-row bugs (lessons/planted_bugs.sh): lessons 9 and 10, in a tree of
+# their own (the "wrong" tree plants other bugs on the same lines).
+# shellcheck source=lessons/planted_bugs.sh
+source "$root/lessons/planted_bugs.sh"
+# shellcheck disable=SC2086
+copy edges lessons $all
+plant_edge_bugs "$in/edges/lessons"
+
 # Each C++ step of lessons 1-6 tries to pass without doing its work.
 copy cheats folder 01_lookup/lookup.cpp 02_norm/norm.cpp 03_dot_product/dot.cpp \
   04_position_table/position.cpp 05_combine/combine.cpp 06_parameter_count/params.cpp
@@ -168,7 +176,9 @@ wr=$r/wrong/report.txt
 expect "$wr" "^L05 combine +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" "wrong L05 row"
 expect "$wr" "L05-cudasim Combine\.BatchUsesPositionInSequenceNotBatchIndex: .*first wrong element \[1, 0\] expected 101 got 1" "position bug message"
 expect "$wr" "^L05 combine +([0-9]+)/\\1 pass" "the C++ combine still passes"
-expect "$wr" "L02-cudasim .*(first wrong element|expected)" "missing barrier message"
+expect "$wr" "^L02 norm +([0-9]+)/\\1 pass +race .* 5\\.0/10$" "missing barrier: C++ full, CUDA 0 for its race"
+expect "$wr" "L02-cudasim .*race \\((RAW|WAR)\\) on shared memory .*norm\\.cu:[0-9]+ .*norm\\.cu:[0-9]+" \
+  "missing barrier: the racecheck report names both lines"
 expect "$wr" "^L01 lookup +([0-9]+)/\\1 pass +memory error .* 5\.0/10$" "lookup: C++ full, CUDA 0 for its memory error"
 expect "$wr" "L01-cudasim .*kernel 'lookup_kernel'.*invalid (read|write).* (past the end|before the start) of a [0-9,]+-byte allocation" "missing bounds guard: the memcheck report"
 expect "$wr" "^L04 position table +([0-9]+)/\\1 pass +does not compile .* 5\.0/10$" "compile error: C++ step kept, CUDA step 0"
@@ -184,6 +194,8 @@ expect "$wr" "L09-cpu Training\.RowGradientsMatchPyTorch: .*dtarget.*first wrong
 expect "$wr" "^L09 training +[0-9]+/[0-9]+ pass +([0-9]+)/\\1 pass" "the CUDA training step still passes"
 expect "$wr" "L10-cudasim VocabParallelLookup\.HandWorkedMasking: .*first wrong element \[0, 0\] expected 0 got -?nan" "masking bug message"
 expect "$wr" "^L10 vocab parallel +([0-9]+)/\\1 pass +[0-9]+/[0-9]+ pass" "the C++ masked lookup still passes"
+
+expect_edge_bugs "$r/edges/report.txt"
 
 cr=$r/cheats/report.txt
 expect "$cr" "L01-cpu .*the test program ended \(exit status 0\) before the test finished — exit\(0\)" "exit(0) caught"
