@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "reference/check.hpp"
-#include "reference/config.hpp"
-#include "reference/errors.hpp"
-#include "reference/init.hpp"
-#include "reference/tensor.hpp"
-#include "reference/vocab_shard.hpp"
+#include "core/check.hpp"
+#include "core/config.hpp"
+#include "core/errors.hpp"
+#include "core/init.hpp"
+#include "core/tensor.hpp"
+#include "core/vocab_shard.hpp"
 
 #define reference solution

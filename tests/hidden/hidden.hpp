@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "reference/errors.hpp"
-#include "reference/tensor.hpp"
+#include "core/errors.hpp"
+#include "core/tensor.hpp"
 #include "tests/support/golden.hpp"  // Tolerance
 
 namespace andrea::hidden {
