@@ -9,7 +9,9 @@ prints, per lesson, what passes under each backend, the points, and why the fail
 
 Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step run on the CPU
 execution layer (backend cudasim; a test counts only if it passes under every thread order:
-forward, reverse and random). Each half is scaled by the share of its tests that pass. The GPU
+forward, reverse and random). Each half is scaled by the share of its tests that pass; in an
+instructor's build with hidden tests (-DANDREA_HIDDEN_SEED=N, tests/hidden), half of it by the
+public tests' share and half by the hidden tests' (prefix LNN-backend-hidden/). The GPU
 column (backend gpu) is for information only and never counts toward the points: it reads
 "skipped" when no GPU is present.
 
@@ -227,7 +229,10 @@ def main() -> int:
                 failures.append((test, orders, failed[0][1]))
         if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
             return "not implemented", 0.0, failures
-        return f"{len(passed)}/{len(tests)} pass", len(passed) / len(tests), failures
+        hidden = {t for t, runs in tests.items() if runs[0][0] == "hidden"}  # LNN-backend-hidden/
+        groups = [g for g in (set(tests) - hidden, hidden) if g]
+        share = sum(len(g.intersection(passed)) / len(g) for g in groups) / len(groups)
+        return f"{len(passed)}/{len(tests)} pass", share, failures
 
     names = titles()
     lessons = sorted({lesson for lesson, _ in pairs} | set(results))
