@@ -13,8 +13,10 @@ Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step 
 execution layer (backend cudasim; a test counts only if it passes under every thread order:
 forward, reverse and random); a lesson whose CUDA exercise has several steps (lessons.json's
 cuda_steps: lesson 8's atomic and deterministic backward) shares the 5 points between them, one
-row each. Each step is scaled by the share of its tests that pass; a kernel that reads or writes
-outside its arrays scores 0 for its step, the memory-error report first. The GPU column (backend
+row each. Each step is scaled by the share of its tests that pass (in an instructor's build with hidden
+tests, -DANDREA_HIDDEN_SEED=N, half by the public tests' share and half by the hidden tests',
+prefix LNN-backend-hidden/); a kernel that reads or writes
+outside its arrays, or races (the CPU layer's racecheck), scores 0 for its step, the report first. The GPU column (backend
 gpu) is for information only and never counts toward the points: it reads "skipped" when no GPU
 is present.
 
@@ -331,7 +333,10 @@ def column(step: Step, results: dict, broken: dict) -> tuple:
         return ("memory error", 0.0, failures, *counts)
     if any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
         return ("race", 0.0, failures, *counts)
-    return (f"{len(passed)}/{len(tests)} pass", len(passed) / len(tests), failures, *counts)
+    hidden = {t for t, runs in tests.items() if runs[0][0] == "hidden"}  # LNN-backend-hidden/
+    groups = [g for g in (set(tests) - hidden, hidden) if g]
+    share = sum(len(g.intersection(passed)) / len(g) for g in groups) / len(groups)
+    return (f"{len(passed)}/{len(tests)} pass", share, failures, *counts)
 
 
 def explain(step: Step, text: str, failures: list) -> list:
