@@ -62,8 +62,10 @@ def prepare_base(work: pathlib.Path, args) -> str:
     for command in (configure(work, args),
                     ["cmake", "--build", str(work / "build"), "--target", "lesson_tests", "-j",
                      str(args.jobs)]):
+        # The build lists each program's tests by running it in the sandbox, whose /tmp is its
+        # own: a work folder or course under /tmp must stay visible there.
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              check=False)
+                              check=False, env={**os.environ, "ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
         if done.returncode != 0:
             return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
     shutil.copytree(work / "build", work / "base", symlinks=True)
