@@ -40,7 +40,9 @@ if [ "${1:-}" = --inside ]; then  # in the sandbox: the limits, then the command
   exit "$status"  # 128 + N for a command ended by signal N, as bubblewrap reports it too
 fi
 
-writable=""
+# The course this script belongs to stays visible (read-only) even where it lies under /tmp:
+# the sandbox runs this script again inside.
+writable="--ro-bind $(cd "$(dirname "$0")/.." && pwd) $(cd "$(dirname "$0")/.." && pwd)"
 limits_only=""
 for path in $(echo "${ANDREA_SANDBOX_READ:-}" | tr ':' ' '); do
   writable="$writable --ro-bind $path $path"
