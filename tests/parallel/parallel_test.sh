@@ -27,10 +27,11 @@ trap 'rm -f "$out" "$err"' EXIT
 if [ ! -x "$mpiexec" ] && ! command -v "$mpiexec" >/dev/null 2>&1; then
   echo "skipped: no mpirun ('$mpiexec'): install openmpi-bin to run lesson 10 on $np processes"; exit 77
 fi
-fail() {  # the program's output first, then the reason (the grader reads the line after "Failure")
+fail() {  # the program's output first, then the reason (the grader reads the line after "Failure");
+          # of the ranks' errors, the lowest rank's: the same words whichever rank printed first
   echo "--- stdout"; cat "$out"; echo "--- stderr"; cat "$err"
   printf 'Failure\n%s, np %s: %s%s%s\n' "$case" "$np" "$*" "$(grep -h ': NO$' "$out" | sed 's/^ */; /' | tr -d '\n')" \
-    "$(grep -m1 -h ': error: \|: failed: ' "$err" | sed 's/^/; /')"
+    "$(grep -h ': error: \|: failed: ' "$err" | sort -t' ' -k3,3n | head -1 | sed 's/^/; /')"
   exit 1
 }
 run() { "$mpiexec" -np "$np" --oversubscribe "$program" "$@" >"$out" 2>"$err"; }
