@@ -275,6 +275,22 @@ def check_links() -> None:
                 errors.append(f"{readme.relative_to(ROOT)}: the link `{target}` names no file")
 
 
+def check_slice(test_program: str) -> None:
+    """Lesson 9's end-to-end step: the slice's size and the margins its README quotes are the
+    ones the course's solution prints (test_L09_training_cpu, TrainingEndToEnd.*, 0.3 s)."""
+    done = subprocess.run([test_program, "--gtest_filter=TrainingEndToEnd.*"], capture_output=True,
+                          text=True, check=False)
+    found = re.search(r"slice of WordNet: (\d+) words, V = (\d+);.* pair margin \(centred\) "
+                      r"(-?[0-9.]+), at init (-?[0-9.]+)", done.stdout)
+    if done.returncode != 0 or not found:
+        errors.append(f"{test_program} --gtest_filter=TrainingEndToEnd.* did not report the slice "
+                      f"(exit {done.returncode})")
+        return
+    words, vocab, after, before = found.groups()
+    expect_text("09_training", f"({int(words):,} words, V = {int(vocab):,}, 3 epochs")
+    expect_text("09_training", f"The solution reaches {after}, the random init {before};")
+
+
 def main() -> int:
     check_course_map()
     check_links()
@@ -283,6 +299,8 @@ def main() -> int:
     if args:
         check_program(args[0])
         check_lesson9(args[0], "--trained" in sys.argv)
+    if len(args) > 1:
+        check_slice(args[1])
     check_translations()
     for error in errors:
         print(error)
