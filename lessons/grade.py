@@ -264,13 +264,7 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
     """--profile: runs the CUDA step's tests of the selected lessons (backend cudasim) under the
     CPU execution layer's profile tool and prints each launch's memory traffic: requests,
     sectors, bank conflicts, DRAM bytes (cuda/sim/README.md, "Measuring a kernel"). No points."""
-    manifest = build_dir / "lesson_targets.txt"
-    if not manifest.exists():
-        sys.exit(f"no {manifest}: configure the grade build first (cmake --preset grade)")
-    for line in manifest.read_text().splitlines():
-        if not line.strip():
-            continue
-        lesson, backend, target, executable = line.split(" ", 3)
+    for lesson, backend, target, executable in targets(build_dir):
         if backend != "cudasim" or not selected(label, lesson, backend):
             continue
         subprocess.run(["cmake", "--build", str(build_dir), "--target", target], check=True,
