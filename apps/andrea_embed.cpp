@@ -1,13 +1,13 @@
 // andrea-embed: runs the ANDREA-120M embedding layer, x[t] = wte[id_t] + wpe[t],
 // on real token ids and shows what the lessons teach: the parameter table, the
 // shape of x, row norms, dot products and cosine similarities.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <new>
 #include <optional>
 
@@ -37,11 +37,12 @@ struct Options {
   std::string config = "andrea-120m";
   std::uint64_t seed = default_seed;
   std::string ids, ids_file, ids_format = "auto", text, out, backend;
-  std::string positions = "learned";  // or "sinusoidal" (lesson 7)
+  std::string positions = "learned";     // or "sinusoidal" (lesson 7)
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
-  bool has_ids = false, has_ids_file = false, has_text = false, has_out = false, has_backend = false;
-  bool profile = false;  // --profile: the cudasim layer's profile of the main job's kernels
+  bool has_ids = false, has_ids_file = false, has_text = false, has_out = false,
+       has_backend = false;
+  bool profile = false;    // --profile: the cudasim layer's profile of the main job's kernels
   cli::FileOptions files;  // --weights, --save-weights, --plot-*
 };
 
@@ -77,8 +78,8 @@ std::vector<std::int32_t> read_input(const Options& o, const Config& config, std
     *what = fmt::format("{} ({}, offset {})", o.ids_file,
                         format == cli::IdsFormat::text ? "text" : "raw uint16", o.offset);
     if (o.length > config.context_length) {
-      throw InputError(fmt::format("--length {} is more than the context length T = {} of {}", o.length,
-                                   config.context_length, config.name));
+      throw InputError(fmt::format("--length {} is more than the context length T = {} of {}",
+                                   o.length, config.context_length, config.name));
     }
     return cli::read_ids_file(o.ids_file, format, o.offset, o.length, config.context_length);
   }
@@ -92,20 +93,28 @@ std::vector<std::int32_t> read_input(const Options& o, const Config& config, std
 
 void print_parameters(const Config& c, const ParameterReport& r, bool learned_positions) {
   const auto share = [](std::int64_t part, std::int64_t whole) {
-    return whole > 0 ? fmt::format("{:6.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : std::string("     -");
+    return whole > 0 ? fmt::format("{:6.1f}%",
+                                   100.0 * static_cast<double>(part) / static_cast<double>(whole))
+                     : std::string("     -");
   };
-  fmt::print("\nparameters (counted while the tables were {})\n", c.model_params > 0 ? "written" : "read");
+  fmt::print("\nparameters (counted while the tables were {})\n",
+             c.model_params > 0 ? "written" : "read");
   fmt::print("  {:<28} {:>14} {:>12} {:>9} {:>9}\n", "", "shape", "count", "of layer",
              c.model_params > 0 ? fmt::format("of ~{}M", c.model_params / 1'000'000) : "");
-  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte", fmt::format("({}, {})", c.vocab_size, c.d_model),
-             grouped(r.token_params), share(r.token_params, r.total), share(r.token_params, c.model_params));
-  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", learned_positions ? "position embedding wpe" : "sinusoidal positions (fixed)",
+  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte",
+             fmt::format("({}, {})", c.vocab_size, c.d_model), grouped(r.token_params),
+             share(r.token_params, r.total), share(r.token_params, c.model_params));
+  fmt::print("  {:<28} {:>14} {:>12} {} {}\n",
+             learned_positions ? "position embedding wpe" : "sinusoidal positions (fixed)",
              fmt::format("({}, {})", c.context_length, c.d_model), grouped(r.position_params),
              share(r.position_params, r.total), share(r.position_params, c.model_params));
   fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "embedding layer", "", grouped(r.total),
              share(r.total, r.total), share(r.total, c.model_params));
-  if (c.model_params > 0) fmt::print("  {:<28} {:>14} {:>12}\n", c.tied_head ? "output head (tied to wte)" : "output head (untied)",
-             fmt::format("({}, {})", c.vocab_size, c.d_model), c.tied_head ? "+0" : "+" + grouped(head_params(c)));
+  if (c.model_params > 0)
+    fmt::print("  {:<28} {:>14} {:>12}\n",
+               c.tied_head ? "output head (tied to wte)" : "output head (untied)",
+               fmt::format("({}, {})", c.vocab_size, c.d_model),
+               c.tied_head ? "+0" : "+" + grouped(head_params(c)));
   fmt::print("  memory: {} bytes in fp32 ({:.1f} MiB), {} in bf16\n", grouped(r.bytes),
              static_cast<double>(r.bytes) / (1 << 20), grouped(r.total * 2));
 }
@@ -116,17 +125,19 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
   fmt::print("\nx = wte[ids] + {}[0..n)   shape ({}, {}) float32\n", pos, n, d);
   for (std::int64_t t = 0; t < std::min<std::int64_t>(n, 3); ++t) {
     const auto row = x.row(t).first(static_cast<std::size_t>(std::min<std::int64_t>(d, 5)));
-    fmt::print("  x[{}] = wte[{}] + {}[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)], pos, t,
-               fmt::join(row, ", "));
+    fmt::print("  x[{}] = wte[{}] + {}[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)],
+               pos, t, fmt::join(row, ", "));
   }
   std::vector<float> norms(static_cast<std::size_t>(n));
   backend.row_norms(x, norms);
   const auto [lo, hi] = std::minmax_element(norms.begin(), norms.end());
   double mean = 0.0;
   for (const float v : norms) mean += v / static_cast<double>(n);
-  fmt::print("  row norms ||x[t]||: first [{:.4f}]  min {:.4f} (t={})  mean {:.4f}  max {:.4f} (t={})\n",
-             fmt::join(std::span(norms).first(static_cast<std::size_t>(std::min<std::int64_t>(n, 4))), ", "),
-             *lo, lo - norms.begin(), mean, *hi, hi - norms.begin());
+  fmt::print(
+      "  row norms ||x[t]||: first [{:.4f}]  min {:.4f} (t={})  mean {:.4f}  max {:.4f} (t={})\n",
+      fmt::join(std::span(norms).first(static_cast<std::size_t>(std::min<std::int64_t>(n, 4))),
+                ", "),
+      *lo, lo - norms.begin(), mean, *hi, hi - norms.begin());
 
   const std::int64_t k = std::min<std::int64_t>(n, 4);
   const ConstFloatView first(x.view().data(), k, d);
@@ -142,10 +153,13 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
     fmt::print("  x[{}] {} | {}\n", i, fmt::join(dots, " "), fmt::join(coss, " "));
   }
   if (pos == "wpe" && untrained) {
-    fmt::print("  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
+    fmt::print(
+        "  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
   } else if (pos != "wpe") {
-    fmt::print("  (every PE row has norm sqrt(d_model / 2) = {:.2f}: it outweighs a token row of norm ~1)\n",
-               std::sqrt(static_cast<double>(d) / 2.0));
+    fmt::print(
+        "  (every PE row has norm sqrt(d_model / 2) = {:.2f}: it outweighs a token row of norm "
+        "~1)\n",
+        std::sqrt(static_cast<double>(d) / 2.0));
   }
 }
 
@@ -157,8 +171,10 @@ int run(const Options& o) {
   if (o.has_out && o.out.empty()) throw InputError("--out needs a file name");
   const bool learned = o.positions == "learned";
   if (!learned && o.positions != "sinusoidal") {
-    throw InputError(fmt::format("unknown position scheme '{}': learned or sinusoidal (RoPE acts "
-                                 "inside attention, not on x)", o.positions));
+    throw InputError(
+        fmt::format("unknown position scheme '{}': learned or sinusoidal (RoPE acts "
+                    "inside attention, not on x)",
+                    o.positions));
   }
 
   std::string source;
@@ -179,7 +195,8 @@ int run(const Options& o) {
     wte = std::move(loaded->wte), wpe = std::move(loaded->wpe);
     report = cli::loaded_report(wte, wpe);
   } else {
-    wte = Matrix(config.vocab_size, config.d_model), wpe = Matrix(config.context_length, config.d_model);
+    wte = Matrix(config.vocab_size, config.d_model),
+    wpe = Matrix(config.context_length, config.d_model);
     report = backend.materialize(config, o.seed, wte, wpe);
   }
   if (!learned) {  // the fixed table of lesson 7 replaces wpe: no position parameters
@@ -200,27 +217,34 @@ int run(const Options& o) {
   fmt::print("  backend  {}: {}\n", backend.name, backend.description);
   fmt::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {}\n",
              grouped(config.vocab_size), config.d_model, grouped(config.context_length),
-             loaded ? "from the tables' shapes" : config.tied_head ? "tied head" : "untied head");
+             loaded             ? "from the tables' shapes"
+             : config.tied_head ? "tied head"
+                                : "untied head");
   if (loaded) {
     fmt::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", cli::printable(o.files.weights),
                loaded->wte_name, loaded->wte_dtype, loaded->wpe_name, loaded->wpe_dtype);
   } else {
-    fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model, o.seed);
+    fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model,
+               o.seed);
   }
   fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
              fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
              ids.size() > 8 ? ", ..." : "");
-  fmt::print("  positions {}\n", learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
-                                                  : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
-                                         : "sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), w_i = 10000^(-2i/d_model)");
+  fmt::print("  positions {}\n",
+             learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
+                               : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
+                     : "sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), w_i = "
+                       "10000^(-2i/d_model)");
   print_parameters(config, report, learned);
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
   if (o.profile) {
-    fmt::print("\nprofile of the main job's kernels (cuda/sim/README.md, \"Measuring a kernel\"):\n{}",
-               profile);
+    fmt::print(
+        "\nprofile of the main job's kernels (cuda/sim/README.md, \"Measuring a kernel\"):\n{}",
+        profile);
   }
   // Every output's bytes first (a refused picture or table stops here), then all written or none.
-  std::vector<cli::Output> files = cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
+  std::vector<cli::Output> files =
+      cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
   if (o.has_out) {
     files.push_back({{o.out, cli::npy_bytes(x, "x (for --out)")},
                      fmt::format("float32, shape ({}, {})", x.rows(), x.cols())});
@@ -246,11 +270,13 @@ int main(int argc, char** argv) {
       "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"
       "With no input option it uses the lesson's example: 1,024 ids starting 256, 1842, 7301."};
   Options o;
-  auto* ids = app.add_option("--ids", o.ids, "token ids, comma- or space-separated: --ids 256,1842,7301");
+  auto* ids =
+      app.add_option("--ids", o.ids, "token ids, comma- or space-separated: --ids 256,1842,7301");
   auto* file = app.add_option("--ids-file", o.ids_file,
                               "a file of ids: text (comma/whitespace) or raw little-endian uint16 "
                               "as nanoGPT's train.bin (*.bin)");
-  app.add_option("--ids-format", o.ids_format, "format of --ids-file: auto (by extension), text, uint16")
+  app.add_option("--ids-format", o.ids_format,
+                 "format of --ids-file: auto (by extension), text, uint16")
       ->check(CLI::IsMember({"auto", "text", "uint16"}))
       ->capture_default_str();
   cli::add_int_option<std::int64_t>(app, "--offset", o.offset, 0, INT64_MAX,
@@ -260,7 +286,8 @@ int main(int argc, char** argv) {
                                     "number of ids read from --ids-file (n <= T)")
       ->needs(file)
       ->default_str("to the end, at most T");
-  auto* text = app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
+  auto* text =
+      app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
   ids->excludes(file)->excludes(text);
   file->excludes(text);
   app.add_option("--config", o.config, "andrea-120m or gpt2-124m")
@@ -270,20 +297,24 @@ int main(int argc, char** argv) {
                                      "seed of the Philox init and of the example ids");
   auto* out = app.add_option("--out", o.out,
                              "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
-  app.add_option("--positions", o.positions,
-                 "learned (the table wpe) or sinusoidal (the fixed table of lesson 7, 0 parameters)")
+  app.add_option(
+         "--positions", o.positions,
+         "learned (the table wpe) or sinusoidal (the fixed table of lesson 7, 0 parameters)")
       ->capture_default_str();
-  auto* backend = app.add_option("--backend", o.backend,
-                 "cpu, cudasim (CUDA kernels on the CPU) or gpu (GPU); default: the GPU if present, else cpu");
-  app.add_flag("--profile", o.profile,
-               "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
+  auto* backend = app.add_option(
+      "--backend", o.backend,
+      "cpu, cudasim (CUDA kernels on the CPU) or gpu (GPU); default: the GPU if present, else cpu");
+  app.add_flag(
+      "--profile", o.profile,
+      "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
-    fmt::print(stderr, "andrea-embed: error: {} (see andrea-embed --help)\n", cli::printable(e.what()));
+    fmt::print(stderr, "andrea-embed: error: {} (see andrea-embed --help)\n",
+               cli::printable(e.what()));
     return 2;
   }
   o.has_ids = ids->count() > 0;
@@ -294,10 +325,11 @@ int main(int argc, char** argv) {
   try {
     if (training.chosen()) {
       for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
-        if (option->count() > 0) {                          // the subcommand to the forward pass
+        if (option->count() > 0) {                           // the subcommand to the forward pass
           throw andrea::InputError(fmt::format(
               "{} is an option of the forward pass, not of the subcommand: put the subcommand's "
-              "options after it (andrea-embed train --help)", option->get_name()));
+              "options after it (andrea-embed train --help)",
+              option->get_name()));
         }
       }
       return training.run();
@@ -308,8 +340,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
-               training.chosen() ? "a smaller train --d-model, or a smaller corpus or --min-count above 1?"
-                                 : "a smaller --weights file?");
+               training.chosen()
+                   ? "a smaller train --d-model, or a smaller corpus or --min-count above 1?"
+                   : "a smaller --weights file?");
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "andrea-embed: failed: {}\n", cli::printable(e.what()));

@@ -24,15 +24,15 @@
 // found it prints the message); 77: the backend cannot run here.
 #include <mpi.h>
 
+#include <fmt/format.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <fmt/format.h>
 #include <functional>
 #include <new>
 #include <string>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -61,9 +61,9 @@ struct Options {
   std::int64_t vocab_size = 0;  // 0: the config's
   std::string ids;              // given: token ids, comma-separated
   bool has_ids = false, help = false;
-  std::int64_t length = 0;      // 0: T ids of the example sequence
+  std::int64_t length = 0;  // 0: T ids of the example sequence
   std::int64_t batch = 1;
-  std::int64_t repeat = 0;      // 0: one step, no timing table
+  std::int64_t repeat = 0;  // 0: one step, no timing table
   std::uint64_t seed = default_seed;
   std::string backend = "cpu";
   std::int64_t bad_id_on_rank = -1;  // a test of the vote: this rank alone gets a bad id
@@ -92,14 +92,18 @@ int vote(const Ranks& ranks, const std::function<void()>& step,
   try {
     step();
   } catch (const InputError& e) {
-    fmt::print(stderr, "andrea-embed-parallel: rank {}: error: {}\n", ranks.rank, cli::printable(e.what()));
+    fmt::print(stderr, "andrea-embed-parallel: rank {}: error: {}\n", ranks.rank,
+               cli::printable(e.what()));
     mine = kBadInput;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "andrea-embed-parallel: rank {}: error: out of memory: the tables do not fit (a "
-                       "smaller --vocab-size, --batch or --length, or more ranks)\n", ranks.rank);
+    fmt::print(stderr,
+               "andrea-embed-parallel: rank {}: error: out of memory: the tables do not fit (a "
+               "smaller --vocab-size, --batch or --length, or more ranks)\n",
+               ranks.rank);
     mine = kBadInput;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "andrea-embed-parallel: rank {}: failed: {}\n", ranks.rank, cli::printable(e.what()));
+    fmt::print(stderr, "andrea-embed-parallel: rank {}: failed: {}\n", ranks.rank,
+               cli::printable(e.what()));
     mine = kFailed;
   }
   int all = kOk;
@@ -164,22 +168,26 @@ int agree(const Options& o, const Ranks& ranks) {
   std::string first(static_cast<std::size_t>(size), '\0');
   if (ranks.rank == 0) first = mine;
   MPI_Bcast(first.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD);
-  return vote(ranks, [&] {
-    if (mine == first) return;
-    const auto ours = settings(o);
-    std::vector<std::string> fields;  // rank 0's values, in the same order
-    for (std::size_t at = 0; at < first.size(); at = first.find('\0', at) + 1) {
-      fields.push_back(first.substr(at, first.find('\0', at) - at));
-    }
-    for (std::size_t i = 0; i < ours.size(); ++i) {
-      const std::string theirs = 2 * i + 1 < fields.size() ? fields[2 * i + 1] : "?";
-      if (ours[i].second != theirs) {
-        throw InputError(fmt::format("this rank has {} {}, rank 0 has {} {}: every rank runs the same step "
-                                     "and must be started with the same options",
-                                     ours[i].first, ours[i].second, ours[i].first, theirs));
-      }
-    }
-  }, "another rank was started with other options than rank 0");
+  return vote(
+      ranks,
+      [&] {
+        if (mine == first) return;
+        const auto ours = settings(o);
+        std::vector<std::string> fields;  // rank 0's values, in the same order
+        for (std::size_t at = 0; at < first.size(); at = first.find('\0', at) + 1) {
+          fields.push_back(first.substr(at, first.find('\0', at) - at));
+        }
+        for (std::size_t i = 0; i < ours.size(); ++i) {
+          const std::string theirs = 2 * i + 1 < fields.size() ? fields[2 * i + 1] : "?";
+          if (ours[i].second != theirs) {
+            throw InputError(
+                fmt::format("this rank has {} {}, rank 0 has {} {}: every rank runs the same step "
+                            "and must be started with the same options",
+                            ours[i].first, ours[i].second, ours[i].first, theirs));
+          }
+        }
+      },
+      "another rank was started with other options than rank 0");
 }
 
 // --- 2. What every rank computes alone: the sizes, the ids, the tables -------------
@@ -196,26 +204,31 @@ struct Run {
 /// a * b, or an InputError naming `what` when it does not fit int64.
 std::int64_t product(std::int64_t a, std::int64_t b, std::string_view what) {
   std::int64_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) throw InputError(fmt::format("{} is more than 2^63", what));
+  if (__builtin_mul_overflow(a, b, &out))
+    throw InputError(fmt::format("{} is more than 2^63", what));
   return out;
 }
 
 /// A count of floats one MPI call sends: at most INT_MAX.
 void fits_one_call(std::int64_t floats, std::string_view what) {
   if (floats > INT_MAX) {
-    throw InputError(fmt::format("{} is {} floats, more than the {} one MPI call sends: a smaller --batch, "
-                                 "--length or --vocab-size, or more ranks", what, grouped(floats), grouped(INT_MAX)));
+    throw InputError(
+        fmt::format("{} is {} floats, more than the {} one MPI call sends: a smaller --batch, "
+                    "--length or --vocab-size, or more ranks",
+                    what, grouped(floats), grouped(INT_MAX)));
   }
 }
 
 /// The bytes this rank's tables take, refused when more than the machine's memory
 /// (the allocation could succeed and the first write be killed by the OOM killer).
 void fits_memory(std::int64_t bytes, const Ranks& ranks) {
-  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<double>(::sysconf(_SC_PAGE_SIZE));
   if (memory > 0 && static_cast<double>(bytes) > memory) {
-    throw InputError(fmt::format("the tables of rank {} take {} bytes, more than the {} bytes of this machine's "
-                                 "memory: a smaller --vocab-size, --batch or --length, or more ranks",
-                                 ranks.rank, grouped(bytes), grouped(static_cast<std::int64_t>(memory))));
+    throw InputError(
+        fmt::format("the tables of rank {} take {} bytes, more than the {} bytes of this machine's "
+                    "memory: a smaller --vocab-size, --batch or --length, or more ranks",
+                    ranks.rank, grouped(bytes), grouped(static_cast<std::int64_t>(memory))));
   }
 }
 
@@ -233,10 +246,12 @@ std::vector<std::int32_t> batch_ids(const Options& o, const Run& r, std::int64_t
   *n = static_cast<std::int64_t>(seq.size());
   check::sequence_length(*n, r.config.context_length);
   const std::int64_t rows = product(o.batch, *n, "--batch x the sequence length");
-  fits_one_call(product(rows, r.config.d_model, "x"), "x, the all-reduce of B x n x d_model");  // before the ids' memory
+  fits_one_call(product(rows, r.config.d_model, "x"),
+                "x, the all-reduce of B x n x d_model");  // before the ids' memory
   std::vector<std::int32_t> ids(static_cast<std::size_t>(rows));
   for (std::int64_t b = 0; b < o.batch; ++b) {
-    for (std::int64_t t = 0; t < *n; ++t) ids[static_cast<std::size_t>(b * *n + t)] = seq[static_cast<std::size_t>((t + b) % *n)];
+    for (std::int64_t t = 0; t < *n; ++t)
+      ids[static_cast<std::size_t>(b * *n + t)] = seq[static_cast<std::size_t>((t + b) % *n)];
   }
   return ids;
 }
@@ -245,14 +260,16 @@ int set_up(const Options& o, const Ranks& ranks, Run& r) {
   return vote(ranks, [&] {
     r.config = config_by_name(o.config);
     if (o.length > r.config.context_length) {
-      throw InputError(fmt::format("--length {} is more than the context length T = {} of {}", o.length,
-                                   r.config.context_length, r.config.name));
+      throw InputError(fmt::format("--length {} is more than the context length T = {} of {}",
+                                   o.length, r.config.context_length, r.config.name));
     }
     if (o.vocab_size > 0) r.config.vocab_size = o.vocab_size;
     validate(r.config);
-    r.shard = vocab_shard(r.config.vocab_size, ranks.rank, ranks.size);  // refuses a rank without rows
+    r.shard =
+        vocab_shard(r.config.vocab_size, ranks.rank, ranks.size);  // refuses a rank without rows
     r.ids = batch_ids(o, r, &r.n);
-    if (ranks.rank == o.bad_id_on_rank) r.ids.back() = static_cast<std::int32_t>(r.config.vocab_size);
+    if (ranks.rank == o.bad_id_on_rank)
+      r.ids.back() = static_cast<std::int32_t>(r.config.vocab_size);
     r.backend = lookup_backend(o.backend);
 
     const std::int64_t d = r.config.d_model, T = r.config.context_length;
@@ -262,7 +279,8 @@ int set_up(const Options& o, const Ranks& ranks, Run& r) {
     // wte and dwte shards, wpe and dwpe with rank 0's copies, x and rank 0's copy; rank 0 also
     // holds the whole tables of the one-process check and the gathered dwte.
     std::int64_t floats = 2 * r.shard.rows * d + 4 * T * d + 2 * rows * d;
-    if (ranks.rank == 0) floats += 2 * r.config.vocab_size * d + r.shard.padded_vocab * d + 2 * T * d + rows * d;
+    if (ranks.rank == 0)
+      floats += 2 * r.config.vocab_size * d + r.shard.padded_vocab * d + 2 * T * d + rows * d;
     fits_memory(product(floats, 4, "the tables' bytes"), ranks);
     r.wte_shard = Matrix(r.shard.rows, d), r.dwte_shard = Matrix(r.shard.rows, d);
     r.wpe = Matrix(T, d), r.dwpe = Matrix(T, d), r.x = Matrix(rows, d);
@@ -301,12 +319,13 @@ int steps(const Options& o, const Ranks& ranks, Run& r, Phases& mine) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
     // The lookup checks the ids against the real V (not the padded one) on every rank.
-    if (const int status = vote(ranks, [&] { r.backend.lookup(r.wte_shard, r.shard, batch, r.x); }); status != kOk) {
+    if (const int status = vote(ranks, [&] { r.backend.lookup(r.wte_shard, r.shard, batch, r.x); });
+        status != kOk) {
       return status;
     }
     const double t1 = MPI_Wtime();
-    MPI_Allreduce(MPI_IN_PLACE, r.x.view().data(), static_cast<int>(r.x.view().size()), MPI_FLOAT, MPI_SUM,
-                  MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, r.x.view().data(), static_cast<int>(r.x.view().size()), MPI_FLOAT,
+                  MPI_SUM, MPI_COMM_WORLD);
     const double t2 = MPI_Wtime();
     for (std::int64_t q = 0; q < rows; ++q) {  // the position, added once, after the sum
       const std::span<float> xq = r.x.view().row(q);
@@ -320,7 +339,9 @@ int steps(const Options& o, const Ranks& ranks, Run& r, Phases& mine) {
     });
     if (status != kOk) return status;
     const double t4 = MPI_Wtime();
-    if (timed) mine.lookup += t1 - t0, mine.allreduce += t2 - t1, mine.add += t3 - t2, mine.backward += t4 - t3;
+    if (timed)
+      mine.lookup += t1 - t0, mine.allreduce += t2 - t1, mine.add += t3 - t2,
+          mine.backward += t4 - t3;
   }
   return kOk;
 }
@@ -329,29 +350,33 @@ int steps(const Options& o, const Ranks& ranks, Run& r, Phases& mine) {
 
 void print_layout(const Options& o, const Ranks& ranks, const Run& r) {
   const std::int64_t d = r.config.d_model, rows = o.batch * r.n;
-  const std::int64_t owned = std::count_if(r.ids.begin(), r.ids.end(), [&](std::int32_t id) { return r.shard.owns(id); });
+  const std::int64_t owned =
+      std::count_if(r.ids.begin(), r.ids.end(), [&](std::int32_t id) { return r.shard.owns(id); });
   const std::int64_t info[] = {r.shard.first, r.shard.end(), r.shard.real_rows, owned};
   std::vector<std::int64_t> all_info(4 * static_cast<std::size_t>(ranks.size));
   MPI_Gather(info, 4, MPI_INT64_T, all_info.data(), 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
   if (ranks.rank != 0) return;
   const std::int64_t payload = rows * d * 4, p = ranks.size;
-  fmt::print("andrea-embed-parallel: {}, V = {}, d_model = {}, {} rank{}, backend {}\n", r.config.name,
-             grouped(r.config.vocab_size), d, p, p > 1 ? "s" : "", o.backend);
-  fmt::print("  ids       ({}, {}): {} token ids, every rank holds them all\n", o.batch, r.n, grouped(rows));
+  fmt::print("andrea-embed-parallel: {}, V = {}, d_model = {}, {} rank{}, backend {}\n",
+             r.config.name, grouped(r.config.vocab_size), d, p, p > 1 ? "s" : "", o.backend);
+  fmt::print("  ids       ({}, {}): {} token ids, every rank holds them all\n", o.batch, r.n,
+             grouped(rows));
   fmt::print("  padding   V padded to {} (a multiple of 128 x {} = {}), V_p = {} rows per rank\n",
              grouped(r.shard.padded_vocab), p, 128 * p, grouped(r.shard.rows));
   for (int k = 0; k < ranks.size; ++k) {
     const std::int64_t* i = &all_info[4 * static_cast<std::size_t>(k)];
-    fmt::print("  rank {}    rows [{}, {}): {} real, {} padding; wte shard {} bytes, dwte shard {} bytes; "
-               "owns {} of {} ids\n",
-               k, i[0], i[1], grouped(i[2]), grouped(i[1] - i[0] - i[2]), grouped(r.shard.rows * d * 4),
-               grouped(r.shard.rows * d * 4), grouped(i[3]), grouped(rows));
+    fmt::print(
+        "  rank {}    rows [{}, {}): {} real, {} padding; wte shard {} bytes, dwte shard {} bytes; "
+        "owns {} of {} ids\n",
+        k, i[0], i[1], grouped(i[2]), grouped(i[1] - i[0] - i[2]), grouped(r.shard.rows * d * 4),
+        grouped(r.shard.rows * d * 4), grouped(i[3]), grouped(rows));
   }
-  fmt::print("  replicated on every rank: wpe {} bytes, x {} bytes\n", grouped(r.config.context_length * d * 4),
-             grouped(payload));
-  fmt::print("  communication per step: forward 1 all-reduce (sum) of {} x {} x 4 = {} bytes; "
-             "a ring sends 2(p-1)/p of it per rank = {} bytes; backward none (dout is replicated)\n",
-             grouped(rows), d, grouped(payload), grouped(2 * (p - 1) * payload / p));
+  fmt::print("  replicated on every rank: wpe {} bytes, x {} bytes\n",
+             grouped(r.config.context_length * d * 4), grouped(payload));
+  fmt::print(
+      "  communication per step: forward 1 all-reduce (sum) of {} x {} x 4 = {} bytes; "
+      "a ring sends 2(p-1)/p of it per rank = {} bytes; backward none (dout is replicated)\n",
+      grouped(rows), d, grouped(payload), grouped(2 * (p - 1) * payload / p));
 }
 
 // --- 5. The check against one process (rank 0 holds the whole tables) ------------
@@ -365,11 +390,13 @@ int check(const Options& o, const Ranks& ranks, const Run& r, Checks& out) {
   const std::int64_t d = r.config.d_model, rows = o.batch * r.n;
   const TokenIdBatch batch(r.ids.data(), o.batch, r.n);
   Matrix gathered(ranks.rank == 0 ? r.shard.padded_vocab : 0, d);
-  MPI_Gather(r.dwte_shard.view().data(), static_cast<int>(r.shard.rows * d), MPI_FLOAT, gathered.view().data(),
-             static_cast<int>(r.shard.rows * d), MPI_FLOAT, 0, MPI_COMM_WORLD);
+  MPI_Gather(r.dwte_shard.view().data(), static_cast<int>(r.shard.rows * d), MPI_FLOAT,
+             gathered.view().data(), static_cast<int>(r.shard.rows * d), MPI_FLOAT, 0,
+             MPI_COMM_WORLD);
   Matrix x0 = r.x, dwpe0 = r.dwpe;  // rank 0's x and dwpe, sent to every rank
   MPI_Bcast(x0.view().data(), static_cast<int>(x0.view().size()), MPI_FLOAT, 0, MPI_COMM_WORLD);
-  MPI_Bcast(dwpe0.view().data(), static_cast<int>(dwpe0.view().size()), MPI_FLOAT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(dwpe0.view().data(), static_cast<int>(dwpe0.view().size()), MPI_FLOAT, 0,
+            MPI_COMM_WORLD);
   out.x = same_bits(r.x, x0), out.dwte = true, out.dwpe = same_bits(r.dwpe, dwpe0);
   const int status = vote(ranks, [&] {
     if (ranks.rank != 0) return;
@@ -387,7 +414,8 @@ int check(const Options& o, const Ranks& ranks, const Run& r, Checks& out) {
     }
     out.x = out.x && same_bits(r.x, expected);
     out.dwte = same_bits(ConstFloatView(gathered.view().data(), r.config.vocab_size, d), dwte);
-    for (std::int64_t row = r.config.vocab_size; row < gathered.rows(); ++row) {  // padding: never touched
+    for (std::int64_t row = r.config.vocab_size; row < gathered.rows();
+         ++row) {  // padding: never touched
       for (const float g : gathered.row(row)) out.dwte = out.dwte && g == 0.0f;
     }
     out.dwpe = out.dwpe && same_bits(r.dwpe, dwpe);
@@ -402,19 +430,25 @@ void print_checks(const Options& o, const Ranks& ranks, const Checks& c, const P
   MPI_Reduce(&mine, &slowest, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (ranks.rank != 0) return;
   const auto yes = [](bool ok) { return ok ? "yes" : "NO"; };
-  fmt::print("  check     x bit-identical to the one-process combine, on every rank: {}\n", yes(c.x));
-  fmt::print("  check     dwte shards gathered = the one-process gradient bit for bit, padding rows zero: {}\n",
-             yes(c.dwte));
-  fmt::print("  check     dwpe the same on every rank and = the one-process gradient: {}\n", yes(c.dwpe));
+  fmt::print("  check     x bit-identical to the one-process combine, on every rank: {}\n",
+             yes(c.x));
+  fmt::print(
+      "  check     dwte shards gathered = the one-process gradient bit for bit, padding rows zero: "
+      "{}\n",
+      yes(c.dwte));
+  fmt::print("  check     dwpe the same on every rank and = the one-process gradient: {}\n",
+             yes(c.dwpe));
   if (o.repeat > 0) {
     const double k = 1e3 / static_cast<double>(o.repeat);  // ms per step
     const double forward = slowest.lookup + slowest.allreduce + slowest.add;
-    fmt::print("  time      per step, slowest rank, mean of {}: forward {:.3f} ms (lookup {:.3f}, "
-               "all-reduce {:.3f} = {:.0f}%, + wpe {:.3f}), backward {:.3f} ms\n",
-               o.repeat, forward * k, slowest.lookup * k, slowest.allreduce * k,
-               100.0 * slowest.allreduce / forward, slowest.add * k, slowest.backward * k);
-    fmt::print("  time      one process (rank 0, whole table): forward {:.3f} ms, backward {:.3f} ms\n",
-               c.one_forward * k, c.one_backward * k);
+    fmt::print(
+        "  time      per step, slowest rank, mean of {}: forward {:.3f} ms (lookup {:.3f}, "
+        "all-reduce {:.3f} = {:.0f}%, + wpe {:.3f}), backward {:.3f} ms\n",
+        o.repeat, forward * k, slowest.lookup * k, slowest.allreduce * k,
+        100.0 * slowest.allreduce / forward, slowest.add * k, slowest.backward * k);
+    fmt::print(
+        "  time      one process (rank 0, whole table): forward {:.3f} ms, backward {:.3f} ms\n",
+        c.one_forward * k, c.one_backward * k);
   }
 }
 
@@ -424,7 +458,8 @@ int run(const Options& o, const Ranks& ranks) {
   const std::string reason = r.backend.unavailable();  // e.g. no GPU: every rank skips together
   if (!all_true(reason.empty())) {
     if (!reason.empty()) {
-      fmt::print(stderr, "andrea-embed-parallel: rank {}: skipped: backend {} cannot run here: {}\n",
+      fmt::print(stderr,
+                 "andrea-embed-parallel: rank {}: skipped: backend {} cannot run here: {}\n",
                  ranks.rank, o.backend, reason);
     }
     return kSkipped;
@@ -446,10 +481,13 @@ void add_options(CLI::App& app, Options& o) {
   cli::add_int_option<std::int64_t>(app, "--vocab-size", o.vocab_size, 1, INT32_MAX,
                                     "override V (a small V shows the refusal of a p)")
       ->default_str("the config's");
-  app.add_option("--ids", o.ids, "token ids, comma- or space-separated")->default_str("the lesson's example sequence");
-  const std::int64_t longest = std::max(config_by_name("andrea-120m").context_length,  // T of the presets
-                                        config_by_name("gpt2-124m").context_length);
-  cli::add_int_option<std::int64_t>(app, "--length", o.length, 1, longest, "ids of the example sequence (at most T)")
+  app.add_option("--ids", o.ids, "token ids, comma- or space-separated")
+      ->default_str("the lesson's example sequence");
+  const std::int64_t longest =
+      std::max(config_by_name("andrea-120m").context_length,  // T of the presets
+               config_by_name("gpt2-124m").context_length);
+  cli::add_int_option<std::int64_t>(app, "--length", o.length, 1, longest,
+                                    "ids of the example sequence (at most T)")
       ->default_str("T");
   cli::add_int_option<std::int64_t>(app, "--batch", o.batch, 1, INT64_MAX,
                                     "B sequences, sequence b the ids rotated by b");
@@ -461,8 +499,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check([](const std::string& name) { return cli::renamed_backend(name); })
       ->check(CLI::IsMember({"cpu", "cudasim", "gpu"}))
       ->capture_default_str();
-  cli::add_int_option<std::int64_t>(app, "--bad-id-on-rank", o.bad_id_on_rank, -1, INT32_MAX,
-                                    "testing the vote: this rank alone replaces its last id by V; every rank must stop")
+  cli::add_int_option<std::int64_t>(
+      app, "--bad-id-on-rank", o.bad_id_on_rank, -1, INT32_MAX,
+      "testing the vote: this rank alone replaces its last id by V; every rank must stop")
       ->default_str("none");
 }
 
@@ -481,17 +520,20 @@ int main(int argc, char** argv) {
   add_options(app, o);
   // Each rank parses its own command line (an MPMD launch may give ranks different ones):
   // the outcome is voted on, then the options themselves, before any other collective.
-  int code = vote(ranks, [&] {
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      if (e.get_exit_code() != static_cast<int>(CLI::ExitCodes::Success)) {
-        throw InputError(fmt::format("{} (see andrea-embed-parallel --help)", e.what()));
-      }
-      o.help = true;
-    }
-    o.has_ids = app.count("--ids") > 0;
-  }, "another rank's command line was refused");
+  int code = vote(
+      ranks,
+      [&] {
+        try {
+          app.parse(argc, argv);
+        } catch (const CLI::ParseError& e) {
+          if (e.get_exit_code() != static_cast<int>(CLI::ExitCodes::Success)) {
+            throw InputError(fmt::format("{} (see andrea-embed-parallel --help)", e.what()));
+          }
+          o.help = true;
+        }
+        o.has_ids = app.count("--ids") > 0;
+      },
+      "another rank's command line was refused");
   if (code == kOk) code = agree(o, ranks);
   if (code == kOk && o.help) {
     if (ranks.rank == 0) fmt::print("{}", app.help());

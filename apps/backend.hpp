@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "reference/params.hpp"
 #include "core/tensor.hpp"
+#include "reference/params.hpp"
 #include "training/trainer.hpp"
 
 namespace andrea::cli {

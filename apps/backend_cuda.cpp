@@ -45,8 +45,13 @@ Backend ANDREA_CONCAT(cuda_backend_, ANDREA_CUDA_FLAVOR)() {
   return {gpu ? "gpu" : "cudasim",
           gpu ? "CUDA kernels (cuda/) on the GPU"
               : "CUDA kernels (cuda/) on the CPU execution layer (cuda/sim)",
-          &k::materialize, &k::combine, &k::row_norms, &k::cosine_matrix, &k::dot,
-          &device_runner, [] {
+          &k::materialize,
+          &k::combine,
+          &k::row_norms,
+          &k::cosine_matrix,
+          &k::dot,
+          &device_runner,
+          [] {
             std::string reason;
             return k::device_available(&reason) ? std::string() : reason;
           }};

@@ -6,9 +6,15 @@
 namespace andrea::cli {
 
 Backend reference_backend() {
-  return {"cpu", "plain C++ reference (reference/)", &reference::materialize,
-          &reference::combine, &reference::row_norms, &reference::cosine_matrix, &reference::dot,
-          &training::host_runner, [] { return std::string(); }};
+  return {"cpu",
+          "plain C++ reference (reference/)",
+          &reference::materialize,
+          &reference::combine,
+          &reference::row_norms,
+          &reference::cosine_matrix,
+          &reference::dot,
+          &training::host_runner,
+          [] { return std::string(); }};
 }
 
 }  // namespace andrea::cli

@@ -42,8 +42,8 @@ const Backend& pick_backend(const std::vector<Backend>& all, const std::string& 
   }
   std::vector<std::string_view> names;
   for (const Backend& b : all) names.push_back(b.name);
-  throw InputError(fmt::format("unknown backend '{}': this build has {}", name,
-                               fmt::join(names, ", ")));
+  throw InputError(
+      fmt::format("unknown backend '{}': this build has {}", name, fmt::join(names, ", ")));
 }
 
 }  // namespace andrea::cli

@@ -1,7 +1,7 @@
 #include "apps/file_options.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "apps/svg.hpp"
 #include "core/errors.hpp"
@@ -11,16 +11,21 @@ namespace andrea::cli {
 void add_file_options(CLI::App& app, FileOptions& f) {
   f.options[0] = app.add_option("--weights", f.weights,
                                 "run on the tables of this safetensors file (wte/wpe, or GPT-2's "
-                                "[transformer.]wte.weight/wpe.weight; F32, BF16 or F16): V, d_model, T from their shapes")
+                                "[transformer.]wte.weight/wpe.weight; F32, BF16 or F16): V, "
+                                "d_model, T from their shapes")
                      ->excludes("--config");
-  f.options[1] = app.add_option("--save-weights", f.save_weights,
-                                "write wte and wpe to this safetensors file (F32, config and seed in __metadata__)");
-  f.options[2] = app.add_option("--plot-similarity", f.plot_similarity,
-                                "draw the cosine similarities of the first rows of x (up to 16) as an SVG heatmap");
-  f.options[3] = app.add_option("--plot-norms", f.plot_norms, "draw a histogram of the row norms of x as SVG");
-  f.options[4] = app.add_option("--plot-table", f.plot_table,
-                                "draw a table, rows x dimensions, as an SVG image: --plot-table wpe wpe.svg")
-                     ->expected(2);
+  f.options[1] = app.add_option(
+      "--save-weights", f.save_weights,
+      "write wte and wpe to this safetensors file (F32, config and seed in __metadata__)");
+  f.options[2] = app.add_option(
+      "--plot-similarity", f.plot_similarity,
+      "draw the cosine similarities of the first rows of x (up to 16) as an SVG heatmap");
+  f.options[3] =
+      app.add_option("--plot-norms", f.plot_norms, "draw a histogram of the row norms of x as SVG");
+  f.options[4] =
+      app.add_option("--plot-table", f.plot_table,
+                     "draw a table, rows x dimensions, as an SVG image: --plot-table wpe wpe.svg")
+          ->expected(2);
 }
 
 void check_file_options(const FileOptions& f) {
@@ -60,36 +65,40 @@ ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe) {
 }
 
 std::vector<Output> file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
-                                 std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
-                                 std::span<const std::int32_t> ids) {
+                                 std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe,
+                                 ConstFloatView x, std::span<const std::int32_t> ids) {
   std::vector<Output> files;
   const auto add = [&](const std::string& path, std::string bytes, std::string note) {
     files.push_back({{path, std::move(bytes)}, std::move(note)});
   };
   if (f.options[1]->count() > 0) {
     add(f.save_weights, weights_bytes(wte, wpe, config, seed),
-        fmt::format("safetensors: wte ({}, {}), wpe ({}, {}) F32", wte.rows(), wte.cols(), wpe.rows(), wpe.cols()));
+        fmt::format("safetensors: wte ({}, {}), wpe ({}, {}) F32", wte.rows(), wte.cols(),
+                    wpe.rows(), wpe.cols()));
   }
   if (f.options[2]->count() > 0) {  // cosine similarities of the first rows of x
     const std::int64_t k = std::min<std::int64_t>(x.rows(), 16);
     Matrix cos(k, k);
     backend.cosine_matrix(ConstFloatView(x.data(), k, x.cols()), cos);
     std::vector<std::string> labels;
-    for (std::int64_t t = 0; t < k; ++t) labels.push_back(fmt::format("t={} id {}", t, ids[static_cast<std::size_t>(t)]));
-    add(f.plot_similarity, svg::heatmap(fmt::format("cosine similarity of the first {} rows of x", k), labels, cos),
+    for (std::int64_t t = 0; t < k; ++t)
+      labels.push_back(fmt::format("t={} id {}", t, ids[static_cast<std::size_t>(t)]));
+    add(f.plot_similarity,
+        svg::heatmap(fmt::format("cosine similarity of the first {} rows of x", k), labels, cos),
         fmt::format("SVG heatmap, {} x {} cosines", k, k));
   }
   if (f.options[3]->count() > 0) {  // row norms of x
     std::vector<float> norms(static_cast<std::size_t>(x.rows()));
     backend.row_norms(x, norms);
-    add(f.plot_norms, svg::histogram(fmt::format("row norms ||x[t]|| of the {} rows of x", x.rows()), norms),
+    add(f.plot_norms,
+        svg::histogram(fmt::format("row norms ||x[t]|| of the {} rows of x", x.rows()), norms),
         fmt::format("SVG histogram of {} row norms", norms.size()));
   }
   if (f.options[4]->count() > 0) {  // a table, rows x dimensions
     const ConstFloatView table = f.plot_table[0] == "wte" ? wte : wpe;
     add(f.plot_table[1], svg::table_image(f.plot_table[0], table),
-        fmt::format("SVG image of {} ({}, {}): rows 0..{}, dimensions 0..{}", f.plot_table[0], table.rows(),
-                    table.cols(), std::min<std::int64_t>(table.rows(), 64) - 1,
+        fmt::format("SVG image of {} ({}, {}): rows 0..{}, dimensions 0..{}", f.plot_table[0],
+                    table.rows(), table.cols(), std::min<std::int64_t>(table.rows(), 64) - 1,
                     std::min<std::int64_t>(table.cols(), 128) - 1));
   }
   return files;

@@ -50,7 +50,7 @@ ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe);
 /// and the pictures of x (n, d_model) and the tables. Writes nothing (write_all does).
 /// Throws andrea::InputError when a table or a picture is refused (a non-finite value).
 std::vector<Output> file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
-                                 std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe, ConstFloatView x,
-                                 std::span<const std::int32_t> ids);
+                                 std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe,
+                                 ConstFloatView x, std::span<const std::int32_t> ids);
 
 }  // namespace andrea::cli

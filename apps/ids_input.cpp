@@ -1,8 +1,8 @@
 #include "apps/ids_input.hpp"
 
+#include <fmt/format.h>
 #include <charconv>
 #include <filesystem>
-#include <fmt/format.h>
 #include <fstream>
 #include <limits>
 
@@ -41,16 +41,19 @@ std::int32_t parse_id(std::string_view token, std::string_view source, std::int6
   std::int64_t value = 0;
   const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || token.size() > kLongestEntry || ptr != token.data() + token.size() ||
-      value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max()) {
+      value < std::numeric_limits<std::int32_t>::min() ||
+      value > std::numeric_limits<std::int32_t>::max()) {
     std::string shown;  // printable, so a binary file read as text gives a readable message
     for (const char c : token.substr(0, 24)) shown += (c >= 32 && c < 127) ? c : '?';
-    throw InputError(fmt::format("{}: entry {} '{}' is not a token id (an int32 integer)", source, entry, shown));
+    throw InputError(fmt::format("{}: entry {} '{}' is not a token id (an int32 integer)", source,
+                                 entry, shown));
   }
   return static_cast<std::int32_t>(value);
 }
 
 // [offset, offset + length) of `count` ids, all of which are known; length < 0: to the end.
-void check_window(std::string_view path, std::int64_t count, std::int64_t offset, std::int64_t length) {
+void check_window(std::string_view path, std::int64_t count, std::int64_t offset,
+                  std::int64_t length) {
   if (offset < 0 || offset >= count) {
     throw InputError(fmt::format("--offset {} is outside the {} ids of '{}': it must be in [0, {})",
                                  offset, count, path, count));
@@ -62,10 +65,12 @@ void check_window(std::string_view path, std::int64_t count, std::int64_t offset
 }
 
 // Without --length, more than max_length ids from the offset: no sequence can hold them.
-InputError too_many(std::string_view path, std::string_view count, std::int64_t offset, std::int64_t max_length) {
-  return InputError(fmt::format("ids file '{}' holds {} ids from --offset {}, more than the {} a sequence may "
-                                "have: choose the window with --length (and --offset)",
-                                path, count, offset, max_length));
+InputError too_many(std::string_view path, std::string_view count, std::int64_t offset,
+                    std::int64_t max_length) {
+  return InputError(
+      fmt::format("ids file '{}' holds {} ids from --offset {}, more than the {} a sequence may "
+                  "have: choose the window with --length (and --offset)",
+                  path, count, offset, max_length));
 }
 
 }  // namespace
@@ -83,8 +88,9 @@ IdsFormat guess_format(std::string_view path) {
   return path.ends_with(".bin") ? IdsFormat::uint16 : IdsFormat::text;
 }
 
-std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view source, std::int64_t offset,
-                                           std::int64_t length, std::int64_t max_length, std::size_t chunk_bytes) {
+std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view source,
+                                           std::int64_t offset, std::int64_t length,
+                                           std::int64_t max_length, std::size_t chunk_bytes) {
   // Ids are taken until the window is full: length of them, or max_length + 1 (one
   // more than may be used, to know that there are more) when length < 0.
   const std::int64_t wanted = length >= 0 ? length : max_length + 1;
@@ -105,7 +111,8 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
       return !full;
     });
     text.erase(0, used);
-    if (!full && text.size() > kLongestEntry) (void)parse_id(text, source, seen + 1);  // no id is this long
+    if (!full && text.size() > kLongestEntry)
+      (void)parse_id(text, source, seen + 1);  // no id is this long
   }
   if (seen == 0) throw InputError(fmt::format("ids file '{}' holds no ids", source));
   if (!full) check_window(source, seen, offset, length);  // every id was read: the count is known
@@ -115,12 +122,14 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
   return ids;
 }
 
-std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format, std::int64_t offset,
-                                        std::int64_t length, std::int64_t max_length) {
+std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format,
+                                        std::int64_t offset, std::int64_t length,
+                                        std::int64_t max_length) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError(fmt::format("cannot open ids file '{}': {}", path,
-                                 std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+    throw InputError(
+        fmt::format("cannot open ids file '{}': {}", path,
+                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot open ids file '{}'", path));
@@ -130,12 +139,13 @@ std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat forma
 
   // uint16: the count is the size; only the window's bytes are read.
   if (size % 2 != 0) {
-    throw InputError(fmt::format("ids file '{}' is truncated: {} bytes is not a whole number of uint16 ids",
-                                 path, size));
+    throw InputError(fmt::format(
+        "ids file '{}' is truncated: {} bytes is not a whole number of uint16 ids", path, size));
   }
   const auto count = static_cast<std::int64_t>(size / 2);
   check_window(path, count, offset, length);
-  if (length < 0 && count - offset > max_length) throw too_many(path, fmt::format("{}", count - offset), offset, max_length);
+  if (length < 0 && count - offset > max_length)
+    throw too_many(path, fmt::format("{}", count - offset), offset, max_length);
   const std::int64_t n = length >= 0 ? length : count - offset;
   std::string bytes(static_cast<std::size_t>(2 * n), '\0');
   in.seekg(static_cast<std::streamoff>(2 * offset));
@@ -143,7 +153,8 @@ std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat forma
   if (!in) throw InputError(fmt::format("cannot read ids file '{}'", path));
   std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < ids.size(); ++i) {  // little-endian, whatever the host
-    ids[i] = static_cast<unsigned char>(bytes[2 * i]) | static_cast<unsigned char>(bytes[2 * i + 1]) << 8;
+    ids[i] = static_cast<unsigned char>(bytes[2 * i]) | static_cast<unsigned char>(bytes[2 * i + 1])
+                                                            << 8;
   }
   return ids;
 }

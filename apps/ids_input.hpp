@@ -27,13 +27,15 @@ std::vector<std::int32_t> parse_ids(std::string_view text, std::string_view sour
 /// read, a uint16 file has an odd number of bytes, an entry is not an id, the window
 /// falls outside the file, or, without a length, more than max_length ids follow offset.
 enum class IdsFormat { text, uint16 };
-std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format, std::int64_t offset,
-                                        std::int64_t length, std::int64_t max_length);
+std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format,
+                                        std::int64_t offset, std::int64_t length,
+                                        std::int64_t max_length);
 
 /// read_ids_file's text reader on a stream, `chunk_bytes` at a time (a test or a fuzzer
 /// sets it small, so that entries are cut between chunks). `source` names it in messages.
-std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view source, std::int64_t offset,
-                                           std::int64_t length, std::int64_t max_length,
+std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view source,
+                                           std::int64_t offset, std::int64_t length,
+                                           std::int64_t max_length,
                                            std::size_t chunk_bytes = 1 << 16);
 
 /// The format of an ids file from its name: ".bin" -> uint16, anything else -> text.

@@ -1,10 +1,10 @@
 #include "apps/safetensors.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <bit>
 #include <filesystem>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -33,14 +33,16 @@ struct Entry {
 // only F32, BF16 and F16, and checks the others' sizes without reading them.
 std::uint64_t element_size(const std::string& dtype) {
   static const std::map<std::string, std::uint64_t, std::less<>> sizes = {
-      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1}, {"I16", 2},
-      {"U16", 2},  {"F16", 2}, {"BF16", 2}, {"I32", 4},    {"U32", 4},     {"F32", 4},
-      {"I64", 8},  {"U64", 8}, {"F64", 8}};
+      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+      {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
+      {"U32", 4},  {"F32", 4}, {"I64", 8}, {"U64", 8},     {"F64", 8}};
   const auto it = sizes.find(dtype);
   return it == sizes.end() ? 0 : it->second;
 }
 
-bool convertible(const std::string& dtype) { return dtype == "F32" || dtype == "BF16" || dtype == "F16"; }
+bool convertible(const std::string& dtype) {
+  return dtype == "F32" || dtype == "BF16" || dtype == "F16";
+}
 
 std::uint64_t read_le(std::string_view bytes, std::size_t at, int count) {
   std::uint64_t value = 0;
@@ -55,8 +57,9 @@ std::uint64_t unsigned_field(const json& value, std::string_view source, const s
                              std::string_view field) {
   if (!value.is_number_unsigned()) {
     const std::string shown = value.dump();
-    throw InputError(fmt::format("{}: tensor '{}': {} holds {}{} where a non-negative integer belongs",
-                                 source, name, field, shown.substr(0, 40), shown.size() > 40 ? "..." : ""));
+    throw InputError(
+        fmt::format("{}: tensor '{}': {} holds {}{} where a non-negative integer belongs", source,
+                    name, field, shown.substr(0, 40), shown.size() > 40 ? "..." : ""));
   }
   return value.get<std::uint64_t>();
 }
@@ -66,7 +69,8 @@ Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_
   const auto fail = [&](std::string_view what) {
     return InputError(fmt::format("{}: tensor '{}': {}", source, name, what));
   };
-  if (!info.is_object()) throw fail(fmt::format("entry is a JSON {}, not an object", info.type_name()));
+  if (!info.is_object())
+    throw fail(fmt::format("entry is a JSON {}, not an object", info.type_name()));
   for (const char* key : {"dtype", "shape", "data_offsets"}) {
     if (!info.contains(key)) throw fail(fmt::format("entry has no \"{}\"", key));
   }
@@ -74,13 +78,15 @@ Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_
   if (!info["dtype"].is_string()) throw fail("dtype is not a string");
   e.dtype = info["dtype"].get<std::string>();
   if (wanted && !convertible(e.dtype)) {  // a tensor not needed may be of any dtype
-    throw fail(fmt::format("unsupported dtype '{}' (this reader takes F32, BF16 and F16)", e.dtype));
+    throw fail(
+        fmt::format("unsupported dtype '{}' (this reader takes F32, BF16 and F16)", e.dtype));
   }
   const json& shape = info["shape"];
   if (!shape.is_array()) throw fail("shape is not an array");
   for (const json& dim : shape) {
     const std::uint64_t n = unsigned_field(dim, source, name, "shape");
-    if (n > static_cast<std::uint64_t>(INT64_MAX)) throw fail(fmt::format("shape dimension {} is too large", n));
+    if (n > static_cast<std::uint64_t>(INT64_MAX))
+      throw fail(fmt::format("shape dimension {} is too large", n));
     e.shape.push_back(static_cast<std::int64_t>(n));
   }
   // Elements, with overflow guarded: never more than the data's bytes could hold.
@@ -88,15 +94,19 @@ Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_
   bool too_big = false;
   for (const std::int64_t n : e.shape) {
     if (count == 0 || too_big) break;
-    if (count > data_bytes / static_cast<std::uint64_t>(n)) too_big = true;
-    else count *= static_cast<std::uint64_t>(n);
+    if (count > data_bytes / static_cast<std::uint64_t>(n))
+      too_big = true;
+    else
+      count *= static_cast<std::uint64_t>(n);
   }
   const json& offsets = info["data_offsets"];
-  if (!offsets.is_array() || offsets.size() != 2) throw fail("data_offsets is not an array [begin, end]");
+  if (!offsets.is_array() || offsets.size() != 2)
+    throw fail("data_offsets is not an array [begin, end]");
   e.begin = unsigned_field(offsets[0], source, name, "data_offsets");
   e.end = unsigned_field(offsets[1], source, name, "data_offsets");
   if (e.begin > e.end) {
-    throw fail(fmt::format("data_offsets [{}, {}] run backwards (begin after end)", e.begin, e.end));
+    throw fail(
+        fmt::format("data_offsets [{}, {}] run backwards (begin after end)", e.begin, e.end));
   }
   if (e.end > data_bytes) {
     throw fail(fmt::format("data_offsets [{}, {}] run past the {} bytes of data", e.begin, e.end,
@@ -105,10 +115,11 @@ Entry parse_entry(const std::string& name, const json& info, std::uint64_t data_
   const std::uint64_t size = element_size(e.dtype);
   if (size == 0) return e;  // a dtype newer than this reader, in a tensor it does not read
   if (too_big || count * size != e.end - e.begin) {
-    throw fail(fmt::format("shape [{}] of {} needs {} bytes but data_offsets [{}, {}] hold {}",
-                           fmt::join(e.shape, ", "), e.dtype,
-                           too_big ? std::string("more than the file's") : std::to_string(count * size),
-                           e.begin, e.end, e.end - e.begin));
+    throw fail(
+        fmt::format("shape [{}] of {} needs {} bytes but data_offsets [{}, {}] hold {}",
+                    fmt::join(e.shape, ", "), e.dtype,
+                    too_big ? std::string("more than the file's") : std::to_string(count * size),
+                    e.begin, e.end, e.end - e.begin));
   }
   return e;
 }
@@ -138,14 +149,15 @@ void check_layout(std::vector<Entry>& entries, std::uint64_t data_bytes, std::st
   const Entry* previous = nullptr;
   for (const Entry& e : entries) {
     if (e.begin < covered) {
-      throw InputError(fmt::format("{}: tensor '{}': data_offsets [{}, {}] overlap tensor '{}' [{}, {}]",
-                                   source, e.name, e.begin, e.end, previous->name, previous->begin,
-                                   previous->end));
+      throw InputError(
+          fmt::format("{}: tensor '{}': data_offsets [{}, {}] overlap tensor '{}' [{}, {}]", source,
+                      e.name, e.begin, e.end, previous->name, previous->begin, previous->end));
     }
     if (e.begin > covered) {
-      throw InputError(fmt::format("{}: tensor '{}': data_offsets [{}, {}] leave bytes [{}, {}) of the "
-                                   "data to no tensor",
-                                   source, e.name, e.begin, e.end, covered, e.begin));
+      throw InputError(
+          fmt::format("{}: tensor '{}': data_offsets [{}, {}] leave bytes [{}, {}) of the "
+                      "data to no tensor",
+                      source, e.name, e.begin, e.end, covered, e.begin));
     }
     covered = e.end;
     previous = &e;
@@ -174,7 +186,8 @@ std::vector<float> to_float(const Entry& e, std::string_view bytes) {
 
 // Reads a file of `file_size` bytes through read(offset, count), which returns
 // exactly those bytes: the header first, then only the wanted tensors' bytes.
-Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::uint64_t, std::uint64_t)>& read,
+Safetensors parse(std::uint64_t file_size,
+                  const std::function<std::string(std::uint64_t, std::uint64_t)>& read,
                   std::string_view source, const std::vector<std::string>& wanted) {
   if (file_size < 8) {
     throw InputError(fmt::format("{}: truncated: {} bytes, fewer than the 8 of the header length",
@@ -182,9 +195,10 @@ Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::
   }
   const std::uint64_t n = read_le(read(0, 8), 0, 8);
   if (n > file_size - 8) {
-    throw InputError(fmt::format("{}: header length {} runs past the end of the file ({} bytes after "
-                                 "the length)",
-                                 source, n, file_size - 8));
+    throw InputError(
+        fmt::format("{}: header length {} runs past the end of the file ({} bytes after "
+                    "the length)",
+                    source, n, file_size - 8));
   }
   if (n > max_header_bytes) {
     throw InputError(fmt::format("{}: header length {} exceeds the limit of {} bytes", source, n,
@@ -202,8 +216,8 @@ Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::
   // stops the parse at once, and a name or a field given twice is refused (a JSON
   // object would keep the last one).
   std::set<std::string> names, fields;
-  std::string name;            // the entry being read
-  std::int64_t elements = 0;   // in the array being read
+  std::string name;           // the entry being read
+  std::int64_t elements = 0;  // in the array being read
   const auto fail = [&](const std::string& what) {
     return InputError(fmt::format("{}: {}", source, what));
   };
@@ -212,9 +226,11 @@ Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::
     switch (event) {
       case Event::object_start:
       case Event::array_start:
-        if (depth == 0 && event == Event::array_start) throw fail("the header is a JSON array, not an object");
+        if (depth == 0 && event == Event::array_start)
+          throw fail("the header is a JSON array, not an object");
         if (depth >= 3 || (depth == 2 && event == Event::object_start)) {
-          throw fail(fmt::format("tensor '{}': the entry nests deeper than a safetensors header does", name));
+          throw fail(fmt::format(
+              "tensor '{}': the entry nests deeper than a safetensors header does", name));
         }
         if (depth == 1) fields.clear();
         elements = 0;
@@ -223,17 +239,21 @@ Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::
         const std::string key = parsed.get<std::string>();
         if (depth == 1) {
           name = key;
-          if (!names.insert(key).second) throw fail(fmt::format("tensor '{}' is named twice in the header", key));
+          if (!names.insert(key).second)
+            throw fail(fmt::format("tensor '{}' is named twice in the header", key));
         } else if (!fields.insert(key).second) {
-          throw fail(name == "__metadata__" ? fmt::format("__metadata__ key '{}' is given twice", key)
-                                            : fmt::format("tensor '{}': field \"{}\" is given twice", name, key));
+          throw fail(name == "__metadata__"
+                         ? fmt::format("__metadata__ key '{}' is given twice", key)
+                         : fmt::format("tensor '{}': field \"{}\" is given twice", name, key));
         }
         return true;
       }
       case Event::value:
-        if (depth == 0) throw fail(fmt::format("the header is a JSON {}, not an object", parsed.type_name()));
+        if (depth == 0)
+          throw fail(fmt::format("the header is a JSON {}, not an object", parsed.type_name()));
         if (depth == 3 && ++elements > 64) {
-          throw fail(fmt::format("tensor '{}': an array of more than 64 entries (a shape has a few)", name));
+          throw fail(fmt::format(
+              "tensor '{}': an array of more than 64 entries (a shape has a few)", name));
         }
         if (depth != 1) return true;
         [[fallthrough]];  // an entry that is a number, a string...: parse_entry says what is wrong
@@ -259,7 +279,8 @@ Safetensors parse(std::uint64_t file_size, const std::function<std::string(std::
   for (const Entry& e : entries) {
     out.names.push_back(e.name);
     if (is_wanted(e.name)) {
-      out.tensors.push_back({e.name, e.dtype, e.shape, to_float(e, read(8 + n + e.begin, e.end - e.begin))});
+      out.tensors.push_back(
+          {e.name, e.dtype, e.shape, to_float(e, read(8 + n + e.begin, e.end - e.begin))});
     }
   }
   return out;
@@ -275,7 +296,8 @@ float f16_to_float(std::uint16_t bits) {
   const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
   const std::uint32_t exponent = (bits >> 10) & 0x1f;
   std::uint32_t mantissa = bits & 0x3ff;
-  if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | mantissa << 13);  // inf, NaN
+  if (exponent == 0x1f)
+    return std::bit_cast<float>(sign | 0x7f800000u | mantissa << 13);  // inf, NaN
   if (exponent != 0) return std::bit_cast<float>(sign | (exponent + 112) << 23 | mantissa << 13);
   if (mantissa == 0) return std::bit_cast<float>(sign);  // +-0
   // Subnormal: mantissa * 2^-24, exact in float32.
@@ -293,7 +315,8 @@ const Tensor* Safetensors::find(std::string_view name) const {
 Safetensors parse_safetensors(std::string_view bytes, std::string_view source,
                               const std::vector<std::string>& wanted) {
   const auto read = [&](std::uint64_t offset, std::uint64_t count) {
-    return std::string(bytes.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(count)));
+    return std::string(
+        bytes.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(count)));
   };
   return parse(bytes.size(), read, source, wanted);
 }
@@ -301,8 +324,9 @@ Safetensors parse_safetensors(std::string_view bytes, std::string_view source,
 Safetensors read_safetensors(const std::string& path, const std::vector<std::string>& wanted) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError(fmt::format("cannot open weights file '{}': {}", path,
-                                 std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+    throw InputError(
+        fmt::format("cannot open weights file '{}': {}", path,
+                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
   }
   std::ifstream in(path, std::ios::binary);
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
@@ -320,13 +344,15 @@ Safetensors read_safetensors(const std::string& path, const std::vector<std::str
 
 std::string safetensors_bytes(const std::vector<NamedTable>& tables,
                               const std::map<std::string, std::string>& metadata) {
-  static_assert(std::endian::native == std::endian::little, "F32 data is written as the host holds it");
+  static_assert(std::endian::native == std::endian::little,
+                "F32 data is written as the host holds it");
   json header = json::object();
   std::set<std::string> seen;
   std::uint64_t offset = 0;
   for (const NamedTable& t : tables) {
     if (t.name.empty() || t.name == "__metadata__" || !seen.insert(t.name).second) {
-      throw InputError(fmt::format("cannot write a tensor named '{}': empty, repeated or reserved", t.name));
+      throw InputError(
+          fmt::format("cannot write a tensor named '{}': empty, repeated or reserved", t.name));
     }
     check_finite_rows(t.table, fmt::format("cannot write tensor '{}':", t.name));
     const std::uint64_t bytes = static_cast<std::uint64_t>(t.table.size()) * 4;
@@ -340,13 +366,14 @@ std::string safetensors_bytes(const std::vector<NamedTable>& tables,
   text.append((8 - text.size() % 8) % 8, ' ');
 
   std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>(text.size() >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    out[static_cast<std::size_t>(i)] = static_cast<char>(text.size() >> (8 * i));
   out += text;
   for (const NamedTable& t : tables) {
-    out.append(reinterpret_cast<const char*>(t.table.data()), static_cast<std::size_t>(t.table.size()) * 4);
+    out.append(reinterpret_cast<const char*>(t.table.data()),
+               static_cast<std::size_t>(t.table.size()) * 4);
   }
   return out;
 }
-
 
 }  // namespace andrea::cli

@@ -72,7 +72,6 @@ struct NamedTable {
 std::string safetensors_bytes(const std::vector<NamedTable>& tables,
                               const std::map<std::string, std::string>& metadata);
 
-
 /// float32 from the upper 16 bits (bfloat16) and from IEEE 754 binary16 (F16):
 /// exact conversions, subnormals, infinities and NaNs included.
 float bf16_to_float(std::uint16_t bits);

@@ -18,7 +18,8 @@ namespace andrea::svg {
 /// coloured blue (-1) - white (0) - red (+1), labels[i] beside row i and above
 /// column i, the value written in each cell when k <= 16, and a colour scale.
 /// Throws andrea::InputError when m is not square or labels.size() != k.
-std::string heatmap(std::string_view title, const std::vector<std::string>& labels, ConstFloatView m);
+std::string heatmap(std::string_view title, const std::vector<std::string>& labels,
+                    ConstFloatView m);
 
 /// An image of a table (rows, dims), e.g. wpe (T, d_model): one cell per entry of
 /// the top-left max_rows x max_cols block (the title says how much is shown),

@@ -1,9 +1,9 @@
 #include "apps/train_commands.hpp"
 
-#include <cmath>
-#include <cstdio>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "apps/backend.hpp"
@@ -43,9 +43,11 @@ void print_progress(const Progress& p, std::int64_t epochs) {
   const double share = static_cast<double>(p.words_done) / static_cast<double>(p.words_total);
   const double speed = p.seconds > 0 ? static_cast<double>(p.words_done) / p.seconds : 0.0;
   const int filled = static_cast<int>(share * 30);
-  fmt::print(stderr, "\repoch {}/{} [{:<30}] {:3.0f}%  {:7.0f} words/s  loss {:.4f}  lr {:.5f}  ETA {}  ",
-             p.epoch + 1, epochs, std::string(static_cast<std::size_t>(filled), '#'), 100 * share, speed,
-             p.loss, p.lr, clock(speed > 0 ? static_cast<double>(p.words_total - p.words_done) / speed : 0));
+  fmt::print(stderr,
+             "\repoch {}/{} [{:<30}] {:3.0f}%  {:7.0f} words/s  loss {:.4f}  lr {:.5f}  ETA {}  ",
+             p.epoch + 1, epochs, std::string(static_cast<std::size_t>(filled), '#'), 100 * share,
+             speed, p.loss, p.lr,
+             clock(speed > 0 ? static_cast<double>(p.words_total - p.words_done) / speed : 0));
   std::fflush(stderr);
 }
 
@@ -62,7 +64,8 @@ void print_matrix(const Matrix& cos, const std::vector<std::string>& words) {
   }
 }
 
-void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::string& word, std::int64_t k) {
+void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::string& word,
+                     std::int64_t k) {
   fmt::print("nearest {} words to '{}' by cosine:\n", k, printable(word));
   for (const auto& [w, c] : nearest(table, vocab, word, k)) {
     fmt::print("  {:<16} {:+.3f}   ({} times in the corpus)\n", printable(w), c,
@@ -73,10 +76,12 @@ void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::s
 void print_pairs(ConstFloatView table, const Vocabulary& vocab, const std::string& path) {
   const std::vector<WordPair> pairs = read_pairs(path);
   const PairReport r = evaluate_pairs(table, vocab, pairs);
-  fmt::print("pairs ({}): {} related, mean cosine {:+.3f}; {} unrelated, mean {:+.3f}, median {:+.3f}\n",
-             printable(path),
-             r.related, r.mean_related, r.unrelated, r.mean_unrelated, r.median_unrelated);
-  fmt::print("  related pairs above the median unrelated pair: {:.1f}%\n", 100 * r.related_above_median);
+  fmt::print(
+      "pairs ({}): {} related, mean cosine {:+.3f}; {} unrelated, mean {:+.3f}, median {:+.3f}\n",
+      printable(path), r.related, r.mean_related, r.unrelated, r.mean_unrelated,
+      r.median_unrelated);
+  fmt::print("  related pairs above the median unrelated pair: {:.1f}%\n",
+             100 * r.related_above_median);
 }
 
 struct Weights {
@@ -105,14 +110,16 @@ Weights load(const std::string& path) {
   const std::string vocab_file = vocabulary_file(path);
   Weights w{read_wte(path), read_vocabulary(vocab_file)};
   if (w.table.rows() != w.vocab.size()) {
-    throw InputError(fmt::format("the weights {} have {} rows but the vocabulary {} has {} words", path,
-                                 w.table.rows(), vocab_file, w.vocab.size()));
+    throw InputError(fmt::format("the weights {} have {} rows but the vocabulary {} has {} words",
+                                 path, w.table.rows(), vocab_file, w.vocab.size()));
   }
-  for (std::int64_t r = 0; r < w.table.rows(); ++r) {  // checked where it is read: file, tensor, row, word
+  for (std::int64_t r = 0; r < w.table.rows();
+       ++r) {  // checked where it is read: file, tensor, row, word
     for (const float x : w.table.row(r)) {
       if (!std::isfinite(x)) {
-        throw InputError(fmt::format("{}: tensor 'wte' row {} (the word '{}') holds {}: every value must be finite",
-                                     path, r, w.vocab.words[static_cast<std::size_t>(r)], x));
+        throw InputError(fmt::format(
+            "{}: tensor 'wte' row {} (the word '{}') holds {}: every value must be finite", path, r,
+            w.vocab.words[static_cast<std::size_t>(r)], x));
       }
     }
   }
@@ -130,50 +137,79 @@ void reset_to_init(Matrix& table, std::uint64_t seed) {
 
 TrainingCommands::TrainingCommands(CLI::App& app) {
   app.require_subcommand(0, 1);  // one command a run: a word after it is a word, never a command
-  train_ = app.add_subcommand("train", "lesson 9: train wte with skip-gram and negative sampling on WordNet");
-  train_->add_option("--corpus", corpus_, "a WordNet dict folder or a text file, one sentence a line")
+  train_ = app.add_subcommand(
+      "train", "lesson 9: train wte with skip-gram and negative sampling on WordNet");
+  train_
+      ->add_option("--corpus", corpus_, "a WordNet dict folder or a text file, one sentence a line")
       ->capture_default_str();
   add_int_option<std::int64_t>(*train_, "--min-count", min_count_, 1, INT64_MAX,
                                "words seen fewer times become <unk>");
-  add_int_option<std::int64_t>(*train_, "--d-model", options_.d_model, 1, max_d_model, "width of the tables");
+  add_int_option<std::int64_t>(*train_, "--d-model", options_.d_model, 1, max_d_model,
+                               "width of the tables");
   add_int_option<std::int64_t>(*train_, "--window", options_.window, 1, max_window,
                                "context words on each side, at most");
-  add_int_option<std::int64_t>(*train_, "--negatives", options_.negatives, 1, max_negatives, "negatives per pair");
-  add_int_option<std::int64_t>(*train_, "--epochs", options_.epochs, 1, max_epochs, "passes over the corpus");
-  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0")->capture_default_str();
+  add_int_option<std::int64_t>(*train_, "--negatives", options_.negatives, 1, max_negatives,
+                               "negatives per pair");
+  add_int_option<std::int64_t>(*train_, "--epochs", options_.epochs, 1, max_epochs,
+                               "passes over the corpus");
+  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0")
+      ->capture_default_str();
   train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off")
       ->capture_default_str();
-  train_->add_option("--init-scale", options_.init_scale, "wte starts as this times the course's init")
+  train_
+      ->add_option("--init-scale", options_.init_scale,
+                   "wte starts as this times the course's init")
       ->capture_default_str();
   add_int_option<std::uint64_t>(*train_, "--seed", options_.seed, 0, UINT64_MAX,
                                 "Philox seed of the init and every draw");
-  train_->add_option("--out", out_, "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it")
+  train_
+      ->add_option(
+          "--out", out_,
+          "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it")
       ->capture_default_str();
-  train_->add_option("--pairs", pairs_, "a pair list (word TAB word TAB related|unrelated) to score at the end");
+  train_->add_option("--pairs", pairs_,
+                     "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
-  train_->add_option("--backend", backend_, "cpu (the C++ reference, whose numbers the lesson quotes), cudasim (the "
-                                            "CUDA kernels on the CPU) or gpu (GPU, tables in device memory)")
+  train_
+      ->add_option("--backend", backend_,
+                   "cpu (the C++ reference, whose numbers the lesson quotes), cudasim (the "
+                   "CUDA kernels on the CPU) or gpu (GPU, tables in device memory)")
       ->capture_default_str();
-  train_->add_option("--dump-corpus", dump_, "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
+  train_->add_option(
+      "--dump-corpus", dump_,
+      "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
-  similar_->add_option("--weights", weights_, "the .safetensors file written by train (its .vocab.txt beside it)")->required();
-  similar_->add_option("words", words_, "words")->default_str(fmt::format("{}", fmt::join(kSourceWords, " ")));
+  similar_
+      ->add_option("--weights", weights_,
+                   "the .safetensors file written by train (its .vocab.txt beside it)")
+      ->required();
+  similar_->add_option("words", words_, "words")
+      ->default_str(fmt::format("{}", fmt::join(kSourceWords, " ")));
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
-  similar_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
-  init_seed_option_ = add_int_option<std::uint64_t>(*similar_, "--init-seed", init_seed_, 0, UINT64_MAX,
-                                                    "use the untrained table instead: the init W started from, with this seed");
+  similar_->add_flag("--centre", centre_,
+                     "subtract the mean row first (removes the direction all rows share)");
+  init_seed_option_ = add_int_option<std::uint64_t>(
+      *similar_, "--init-seed", init_seed_, 0, UINT64_MAX,
+      "use the untrained table instead: the init W started from, with this seed");
   init_seed_option_->default_str("");
 
   neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
-  neighbors_->add_option("--weights", weights_, "the .safetensors file written by train (its .vocab.txt beside it)")->required();
+  neighbors_
+      ->add_option("--weights", weights_,
+                   "the .safetensors file written by train (its .vocab.txt beside it)")
+      ->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
-  add_int_option<std::int64_t>(*neighbors_, "-k", k_, 1, INT64_MAX, "how many (at most the vocabulary's other words)");
-  neighbors_->add_flag("--centre", centre_, "subtract the mean row first (removes the direction all rows share)");
+  add_int_option<std::int64_t>(*neighbors_, "-k", k_, 1, INT64_MAX,
+                               "how many (at most the vocabulary's other words)");
+  neighbors_->add_flag("--centre", centre_,
+                       "subtract the mean row first (removes the direction all rows share)");
 }
 
-bool TrainingCommands::chosen() const { return train_->parsed() || similar_->parsed() || neighbors_->parsed(); }
+bool TrainingCommands::chosen() const {
+  return train_->parsed() || similar_->parsed() || neighbors_->parsed();
+}
 
 int TrainingCommands::run() const {
   if (train_->parsed()) return run_train();
@@ -200,17 +236,21 @@ int TrainingCommands::run_train() const {
   const Corpus corpus = read_corpus(corpus_);
   const Vocabulary vocab = build_vocabulary(corpus, min_count_);
   const std::vector<std::int32_t> ids = encode(corpus, vocab);
-  if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), vocab);  // a bad list fails now, not after training
+  if (!pairs_.empty())
+    validate_pairs(read_pairs(pairs_), vocab);  // a bad list fails now, not after training
   if (!dump_.empty()) {  // the same text for another trainer (bench/training_vs_fasttext.sh)
     write_file(dump_, corpus_text(corpus, vocab, ids));
     return 0;
   }
   print_setup(corpus, vocab, *backend);
   double seconds = 0.0;
-  const Tables tables = train(ids, corpus.sentence_starts, vocab, options_, [&](const Progress& p) {
-    seconds = p.seconds;
-    if (!quiet_) print_progress(p, options_.epochs);
-  }, backend->sgns_runner);
+  const Tables tables = train(
+      ids, corpus.sentence_starts, vocab, options_,
+      [&](const Progress& p) {
+        seconds = p.seconds;
+        if (!quiet_) print_progress(p, options_.epochs);
+      },
+      backend->sgns_runner);
   if (!quiet_) fmt::print(stderr, "\n");
   fmt::print("trained  {} words in {:.1f} s: {:.0f} words/s ({})\n",
              static_cast<std::int64_t>(ids.size()) * options_.epochs, seconds,
@@ -220,10 +260,11 @@ int TrainingCommands::run_train() const {
   // Both files or neither (a table that is not finite is refused before either is written).
   std::vector<FileBytes> files(2);
   files[0] = {vocab_file, vocabulary_text(vocab)};
-  files[1] = {out_, safetensors_bytes({{"wte", tables.wte}, {"wout", tables.wout}}, metadata(corpus, vocab))};
+  files[1] = {out_, safetensors_bytes({{"wte", tables.wte}, {"wout", tables.wout}},
+                                      metadata(corpus, vocab))};
   write_all(files);
-  fmt::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", printable(out_), vocab.size(),
-             options_.d_model, printable(vocab_file));
+  fmt::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", printable(out_),
+             vocab.size(), options_.d_model, printable(vocab_file));
   print_results(tables, vocab);
   return 0;
 }
@@ -242,20 +283,25 @@ std::string TrainingCommands::corpus_text(const Corpus& corpus, const Vocabulary
   return out;
 }
 
-void TrainingCommands::print_setup(const Corpus& corpus, const Vocabulary& vocab, const Backend& backend) const {
-  fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n", printable(corpus.source),
-             corpus.words.size(), corpus.sentences());
-  fmt::print("vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} times\n",
-             vocab.size(), vocab.counts[0], min_count_, min_count_);
-  fmt::print("model    skip-gram, negative sampling: d_model {}, window {}, {} negatives, {} epochs, "
-             "lr {} linear to 0, subsample {}, seed {}\n",
-             options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
-             options_.subsample, options_.seed);
+void TrainingCommands::print_setup(const Corpus& corpus, const Vocabulary& vocab,
+                                   const Backend& backend) const {
+  fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n",
+             printable(corpus.source), corpus.words.size(), corpus.sentences());
+  fmt::print(
+      "vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} "
+      "times\n",
+      vocab.size(), vocab.counts[0], min_count_, min_count_);
+  fmt::print(
+      "model    skip-gram, negative sampling: d_model {}, window {}, {} negatives, {} epochs, "
+      "lr {} linear to 0, subsample {}, seed {}\n",
+      options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
+      options_.subsample, options_.seed);
   fmt::print("backend  {}: {}\n", backend.name, backend.description);
   std::fflush(stdout);
 }
 
-std::map<std::string, std::string> TrainingCommands::metadata(const Corpus& corpus, const Vocabulary& vocab) const {
+std::map<std::string, std::string> TrainingCommands::metadata(const Corpus& corpus,
+                                                              const Vocabulary& vocab) const {
   return {{"format", "andrea-embeddings lesson 9: skip-gram with negative sampling"},
           {"corpus", corpus.source},
           {"vocab_size", std::to_string(vocab.size())},
@@ -289,10 +335,12 @@ void TrainingCommands::print_results(const Tables& tables, const Vocabulary& voc
 int TrainingCommands::run_similar() const {
   Weights w = load(weights_);
   const std::vector<std::string> words = words_.empty() ? kSourceWords : words_;
-  for (const std::string& word : words) w.vocab.at(word);  // unknown words: an error before any output
+  for (const std::string& word : words)
+    w.vocab.at(word);  // unknown words: an error before any output
   if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), w.vocab);
   if (!svg_.empty()) {
-    std::vector<NamedPath> inputs = {{"--weights", weights_}, {"--weights' vocabulary", vocabulary_file(weights_)}};
+    std::vector<NamedPath> inputs = {{"--weights", weights_},
+                                     {"--weights' vocabulary", vocabulary_file(weights_)}};
     if (!pairs_.empty()) inputs.push_back({"--pairs", pairs_});
     check_outputs({{"--svg", svg_}}, inputs);
   }
@@ -317,8 +365,9 @@ int TrainingCommands::run_neighbors() const {
   if (centre_) w.table = centred(w.table);
   const std::int64_t others = w.vocab.size() - 2;  // neither the word itself nor <unk>
   if (k_ > others) {
-    throw InputError(fmt::format("-k {} is more than the {} other words of the vocabulary {} (<unk> aside)", k_,
-                                 others, vocabulary_file(weights_)));
+    throw InputError(
+        fmt::format("-k {} is more than the {} other words of the vocabulary {} (<unk> aside)", k_,
+                    others, vocabulary_file(weights_)));
   }
   print_neighbors(w.table, w.vocab, words_.front(), k_);
   return 0;

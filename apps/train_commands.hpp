@@ -25,7 +25,8 @@ class TrainingCommands {
  private:
   CLI::App *train_ = nullptr, *similar_ = nullptr, *neighbors_ = nullptr;
   training::TrainOptions options_;
-  std::string backend_ = "cpu", corpus_ = "/usr/share/wordnet", out_ = "embeddings.safetensors", pairs_, weights_;
+  std::string backend_ = "cpu", corpus_ = "/usr/share/wordnet", out_ = "embeddings.safetensors",
+              pairs_, weights_;
   std::int64_t min_count_ = 3, k_ = 10;
   std::uint64_t init_seed_ = 0;
   CLI::Option* init_seed_option_ = nullptr;
@@ -38,8 +39,10 @@ class TrainingCommands {
   // The steps of run_train.
   std::string corpus_text(const training::Corpus& corpus, const training::Vocabulary& vocab,
                           std::span<const std::int32_t> ids) const;
-  void print_setup(const training::Corpus& corpus, const training::Vocabulary& vocab, const Backend& backend) const;
-  std::map<std::string, std::string> metadata(const training::Corpus& corpus, const training::Vocabulary& vocab) const;
+  void print_setup(const training::Corpus& corpus, const training::Vocabulary& vocab,
+                   const Backend& backend) const;
+  std::map<std::string, std::string> metadata(const training::Corpus& corpus,
+                                              const training::Vocabulary& vocab) const;
   void print_results(const training::Tables& tables, const training::Vocabulary& vocab) const;
 };
 

@@ -1,8 +1,8 @@
 #include "apps/weights.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 
 #include "apps/finite.hpp"
 #include "apps/safetensors.hpp"
@@ -21,19 +21,24 @@ const Tensor& pick(const Safetensors& file, const std::string& table, const std:
   for (const std::string& name : candidates(table)) {
     if (const Tensor* t = file.find(name)) {
       if (t->shape.size() != 2 || t->shape[0] == 0 || t->shape[1] == 0) {
-        throw InputError(fmt::format("{}: tensor '{}' has shape [{}]; the table {} must be 2-D "
-                                     "(rows, d_model) with no empty dimension",
-                                     path, name, fmt::join(t->shape, ", "), table));
+        throw InputError(
+            fmt::format("{}: tensor '{}' has shape [{}]; the table {} must be 2-D "
+                        "(rows, d_model) with no empty dimension",
+                        path, name, fmt::join(t->shape, ", "), table));
       }
       return *t;
     }
   }
   const std::vector<std::string>& names = file.names;
-  throw InputError(fmt::format("{}: no {} table: looked for {}; the file holds {}{}", path, table,
-                               fmt::join(candidates(table), ", "),
-                               names.empty() ? "no tensors" : fmt::format("{}", fmt::join(
-                                   names.begin(), names.begin() + std::min<std::size_t>(names.size(), 8), ", ")),
-                               names.size() > 8 ? ", ..." : ""));
+  throw InputError(fmt::format(
+      "{}: no {} table: looked for {}; the file holds {}{}", path, table,
+      fmt::join(candidates(table), ", "),
+      names.empty()
+          ? "no tensors"
+          : fmt::format("{}",
+                        fmt::join(names.begin(),
+                                  names.begin() + std::min<std::size_t>(names.size(), 8), ", ")),
+      names.size() > 8 ? ", ..." : ""));
 }
 
 // The tensor as a table, its values checked where they are read.
@@ -53,10 +58,10 @@ EmbeddingTables load_embedding_tables(const std::string& path) {
   const Tensor& wte = pick(file, "wte", path);
   const Tensor& wpe = pick(file, "wpe", path);
   if (wte.shape[1] != wpe.shape[1]) {
-    throw InputError(fmt::format("{}: tables disagree on d_model: '{}' has shape [{}, {}], '{}' has "
-                                 "shape [{}, {}]",
-                                 path, wte.name, wte.shape[0], wte.shape[1], wpe.name, wpe.shape[0],
-                                 wpe.shape[1]));
+    throw InputError(fmt::format(
+        "{}: tables disagree on d_model: '{}' has shape [{}, {}], '{}' has "
+        "shape [{}, {}]",
+        path, wte.name, wte.shape[0], wte.shape[1], wpe.name, wpe.shape[0], wpe.shape[1]));
   }
   return {to_matrix(wte, path), to_matrix(wpe, path), wte.name, wpe.name, wte.dtype, wpe.dtype};
 }
@@ -65,7 +70,8 @@ Config config_of(const EmbeddingTables& t) {
   return {"the file's tables", t.wte.rows(), t.wte.cols(), t.wpe.rows(), false, 0};
 }
 
-std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config, std::uint64_t seed) {
+std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config,
+                          std::uint64_t seed) {
   return safetensors_bytes({{"wte", wte}, {"wpe", wpe}},
                            {{"format", "andrea-embeddings"},
                             {"config", std::string(config.name)},
@@ -74,6 +80,5 @@ std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& 
                             {"context_length", std::to_string(config.context_length)},
                             {"seed", std::to_string(seed)}});
 }
-
 
 }  // namespace andrea::cli

@@ -33,6 +33,7 @@ Config config_of(const EmbeddingTables& tables);
 /// __metadata__ {"format": "andrea-embeddings", "config", "vocab_size", "d_model",
 /// "context_length", "seed"} (every value a string, as the format requires). Throws
 /// andrea::InputError when a table holds a non-finite value (safetensors_bytes).
-std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config, std::uint64_t seed);
+std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config,
+                          std::uint64_t seed);
 
 }  // namespace andrea::cli

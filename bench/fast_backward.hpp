@@ -12,7 +12,6 @@ namespace andrea::bench {
 /// Validates with check::embedding_backward_args first (andrea::InputError, nothing
 /// written). dout must not overlap dwte or dwpe. The same bits as the reference: one
 /// float32 addition per element, in the same order.
-void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
-                             FloatView dwpe);
+void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe);
 
 }  // namespace andrea::bench

@@ -18,12 +18,12 @@
 #include <set>
 #include <vector>
 
+#include "core/config.hpp"
+#include "core/init.hpp"
 #include "cuda/backward.cu"
 #include "cuda/combine.cu"
 #include "cuda/device.hpp"
 #include "cuda/lookup.cu"
-#include "core/config.hpp"
-#include "core/init.hpp"
 
 namespace {
 
@@ -63,18 +63,20 @@ double time_us(F f, DeviceBuffer<char>& flush, int runs = 50) {
 }
 
 void row(const char* name, double bytes, double us, double copy_us) {
-  std::printf("  %-22s %10.1f us %8.1f GB/s   copy %8.1f us %8.1f GB/s   %5.1f%% of copy\n", name, us,
-              bytes / us * 1e-3, copy_us, bytes / copy_us * 1e-3, 100.0 * copy_us / us);
+  std::printf("  %-22s %10.1f us %8.1f GB/s   copy %8.1f us %8.1f GB/s   %5.1f%% of copy\n", name,
+              us, bytes / us * 1e-3, copy_us, bytes / copy_us * 1e-3, 100.0 * copy_us / us);
 }
 
 // Lesson 8 at B = 8: the atomic kernel and the deterministic pair (dwte by groups, dwpe by
 // position), kernels only; buffers are reset to 0 before each timed run (not timed).
 template <class Copy>
 void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t d,
-              std::int64_t vocab_size, std::size_t distinct, DeviceBuffer<char>& flush, Copy copy_of) {
+              std::int64_t vocab_size, std::size_t distinct, DeviceBuffer<char>& flush,
+              Copy copy_of) {
   const auto rows = static_cast<std::int64_t>(ids.size());
   std::vector<float> dout(static_cast<std::size_t>(rows * d));
-  for (std::size_t i = 0; i < dout.size(); ++i) dout[i] = init_value(8, Table::token, static_cast<std::int64_t>(i), d);
+  for (std::size_t i = 0; i < dout.size(); ++i)
+    dout[i] = init_value(8, Table::token, static_cast<std::int64_t>(i), d);
   const DeviceBuffer<float> d_dout{std::span<const float>(dout)};
   const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
   DeviceBuffer<float> d_dwte(vocab_size * d), d_dwpe(n * d);
@@ -83,28 +85,40 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
 
   const auto t0 = std::chrono::steady_clock::now();
   const PositionGroups g = group_positions(ids, vocab_size);
-  const double group_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  const double group_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   const DeviceBuffer<std::int32_t> d_rows{std::span<const std::int32_t>(g.rows)},
-      d_offsets{std::span<const std::int32_t>(g.offsets)}, d_positions{std::span<const std::int32_t>(g.positions)};
+      d_offsets{std::span<const std::int32_t>(g.offsets)},
+      d_positions{std::span<const std::int32_t>(g.positions)};
   const auto u = static_cast<std::int64_t>(g.rows.size());
 
-  const double bytes = 4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
+  const double bytes =
+      4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
   const double copy_us = copy_of(bytes);
-  const double atomic_us = time_us([&] {
-    backward_atomic_kernel<<<blocks_for(rows * d), kThreads>>>(d_dout.get(), d_ids.get(), d_dwte.get(),
-                                                               d_dwpe.get(), rows, n, d, vocab_size);
-  }, flush);
+  const double atomic_us = time_us(
+      [&] {
+        backward_atomic_kernel<<<blocks_for(rows * d), kThreads>>>(
+            d_dout.get(), d_ids.get(), d_dwte.get(), d_dwpe.get(), rows, n, d, vocab_size);
+      },
+      flush);
   row("backward atomic", bytes, atomic_us, copy_us);
-  const double wte_us = time_us([&] {
-    wte_backward_kernel<<<blocks_for(u * d), kThreads>>>(d_dout.get(), d_rows.get(), d_offsets.get(),
-                                                         d_positions.get(), d_dwte.get(), u, d);
-  }, flush);
-  const double wpe_us = time_us([&] {
-    wpe_backward_kernel<<<blocks_for(n * d), kThreads>>>(d_dout.get(), d_dwpe.get(), rows / n, n, d);
-  }, flush);
+  const double wte_us = time_us(
+      [&] {
+        wte_backward_kernel<<<blocks_for(u * d), kThreads>>>(
+            d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), u, d);
+      },
+      flush);
+  const double wpe_us = time_us(
+      [&] {
+        wpe_backward_kernel<<<blocks_for(n * d), kThreads>>>(d_dout.get(), d_dwpe.get(), rows / n,
+                                                             n, d);
+      },
+      flush);
   row("backward deterministic", bytes, wte_us + wpe_us, copy_us);
-  std::printf("    (dwte kernel %.1f us + dwpe kernel %.1f us; host grouping of %lld ids %.1f us, not included)\n",
-              wte_us, wpe_us, static_cast<long long>(rows), group_us);
+  std::printf(
+      "    (dwte kernel %.1f us + dwpe kernel %.1f us; host grouping of %lld ids %.1f us, not "
+      "included)\n",
+      wte_us, wpe_us, static_cast<long long>(rows), group_us);
 }
 
 }  // namespace
@@ -118,9 +132,12 @@ int main() {
   std::printf("device: %s\n", andrea::cuda::device_name().c_str());
   const Config& c = andrea_120m;
   const std::int64_t d = c.d_model, n = c.context_length;
-  std::vector<float> wte(static_cast<std::size_t>(c.vocab_size * d)), wpe(static_cast<std::size_t>(n * d));
-  for (std::size_t i = 0; i < wte.size(); ++i) wte[i] = init_value(default_seed, Table::token, static_cast<std::int64_t>(i), d);
-  for (std::size_t i = 0; i < wpe.size(); ++i) wpe[i] = init_value(default_seed, Table::position, static_cast<std::int64_t>(i), d);
+  std::vector<float> wte(static_cast<std::size_t>(c.vocab_size * d)),
+      wpe(static_cast<std::size_t>(n * d));
+  for (std::size_t i = 0; i < wte.size(); ++i)
+    wte[i] = init_value(default_seed, Table::token, static_cast<std::int64_t>(i), d);
+  for (std::size_t i = 0; i < wpe.size(); ++i)
+    wpe[i] = init_value(default_seed, Table::position, static_cast<std::int64_t>(i), d);
   const DeviceBuffer<float> d_wte{std::span<const float>(wte)}, d_wpe{std::span<const float>(wpe)};
 
   int l2 = 0;
@@ -131,7 +148,8 @@ int main() {
   for (const std::int64_t batch : {8, 64}) {
     std::vector<std::int32_t> ids(static_cast<std::size_t>(batch * n));
     for (std::int64_t b = 0; b < batch; ++b) {
-      for (std::int64_t t = 0; t < n; ++t) ids[static_cast<std::size_t>(b * n + t)] = example[static_cast<std::size_t>((t + b) % n)];
+      for (std::int64_t t = 0; t < n; ++t)
+        ids[static_cast<std::size_t>(b * n + t)] = example[static_cast<std::size_t>((t + b) % n)];
     }
     const std::set<std::int32_t> distinct(ids.begin(), ids.end());
     const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
@@ -141,23 +159,32 @@ int main() {
     const auto rows = static_cast<unsigned>(batch * n);
 
     std::printf("B = %lld, n = %lld, d_model = %lld (%zu distinct token rows)\n",
-                static_cast<long long>(batch), static_cast<long long>(n), static_cast<long long>(d), distinct.size());
+                static_cast<long long>(batch), static_cast<long long>(n), static_cast<long long>(d),
+                distinct.size());
     const auto copy_of = [&](double bytes) {
-      DeviceBuffer<char> src(static_cast<std::int64_t>(bytes / 2)), dst(static_cast<std::int64_t>(bytes / 2));
-      return time_us([&] { cudaMemcpyAsync(dst.get(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice); }, flush);
+      DeviceBuffer<char> src(static_cast<std::int64_t>(bytes / 2)),
+          dst(static_cast<std::int64_t>(bytes / 2));
+      return time_us(
+          [&] { cudaMemcpyAsync(dst.get(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice); },
+          flush);
     };
     const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
-    const double combine_us = time_us([&] {
-      combine_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                    reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
-                                    reinterpret_cast<float4*>(d_out.get()), n, d / 4, c.vocab_size);
-    }, flush);
+    const double combine_us = time_us(
+        [&] {
+          combine_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                        reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
+                                        reinterpret_cast<float4*>(d_out.get()), n, d / 4,
+                                        c.vocab_size);
+        },
+        flush);
     row("combine (fused)", combine_bytes, combine_us, copy_of(combine_bytes));
     const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
-    const double lookup_us = time_us([&] {
-      lookup_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
-                                   reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
-    }, flush);
+    const double lookup_us = time_us(
+        [&] {
+          lookup_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
+                                       reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
+        },
+        flush);
     row("lookup", lookup_bytes, lookup_us, copy_of(lookup_bytes));
     if (batch == 8) backward(ids, n, d, c.vocab_size, distinct.size(), flush, copy_of);
   }

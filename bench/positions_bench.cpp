@@ -13,9 +13,9 @@
 
 #include "core/config.hpp"
 #include "core/init.hpp"
+#include "core/tensor.hpp"
 #include "reference/position.hpp"
 #include "reference/sinusoidal.hpp"
-#include "core/tensor.hpp"
 
 namespace {
 

@@ -38,15 +38,15 @@
 
 #include "bench/fast_backward.hpp"
 #include "bench/fast_combine.hpp"
-#include "reference/backward.hpp"
 #include "core/check.hpp"
-#include "reference/combine.hpp"
 #include "core/config.hpp"
-#include "reference/dot.hpp"
 #include "core/init.hpp"
+#include "core/tensor.hpp"
+#include "reference/backward.hpp"
+#include "reference/combine.hpp"
+#include "reference/dot.hpp"
 #include "reference/lookup.hpp"
 #include "reference/norm.hpp"
-#include "core/tensor.hpp"
 
 namespace {
 
@@ -114,9 +114,7 @@ const Inputs& inputs() {
 }
 
 // Every benchmark: microseconds, wall-clock time.
-void common(benchmark::internal::Benchmark* b) {
-  b->Unit(benchmark::kMicrosecond)->UseRealTime();
-}
+void common(benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMicrosecond)->UseRealTime(); }
 
 // --- Lesson functions -------------------------------------------------------------------
 void BM_lookup(benchmark::State& state) {
@@ -191,8 +189,8 @@ bool fast_matches_reference() {
   const auto a = plain.view().flat(), b = fast.view().flat();
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (a[i] != b[i]) {
-      std::fprintf(stderr, "fast combine differs from the reference at element %zu: %g vs %g\n",
-                   i, static_cast<double>(b[i]), static_cast<double>(a[i]));
+      std::fprintf(stderr, "fast combine differs from the reference at element %zu: %g vs %g\n", i,
+                   static_cast<double>(b[i]), static_cast<double>(a[i]));
       return false;
     }
   }
@@ -326,11 +324,13 @@ bool fast_backward_matches_reference() {
   Matrix plain_wte(kV, kD), plain_wpe(kT, kD), fast_wte(kV, kD), fast_wpe(kT, kD);
   ref::embedding_backward(ids, dout, plain_wte, plain_wpe);
   andrea::bench::fast_embedding_backward(ids, dout, fast_wte, fast_wpe);
-  for (const auto& [name, a, b] : {std::tuple{"dwte", plain_wte.view().flat(), fast_wte.view().flat()},
-                                   std::tuple{"dwpe", plain_wpe.view().flat(), fast_wpe.view().flat()}}) {
+  for (const auto& [name, a, b] :
+       {std::tuple{"dwte", plain_wte.view().flat(), fast_wte.view().flat()},
+        std::tuple{"dwpe", plain_wpe.view().flat(), fast_wpe.view().flat()}}) {
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (a[i] != b[i]) {
-        std::fprintf(stderr, "fast backward's %s differs from the reference at element %zu: %g vs %g\n",
+        std::fprintf(stderr,
+                     "fast backward's %s differs from the reference at element %zu: %g vs %g\n",
                      name, i, static_cast<double>(b[i]), static_cast<double>(a[i]));
         return false;
       }

@@ -1,9 +1,9 @@
 #include "core/check.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fmt/format.h>
 
 namespace andrea::check {
 
@@ -14,8 +14,8 @@ void non_empty(TokenIds ids) {
 void token_ids(TokenIds ids, std::int64_t vocab_size) {
   for (std::size_t t = 0; t < ids.size(); ++t) {
     if (ids[t] < 0 || ids[t] >= vocab_size) {
-      throw InputError(fmt::format("token id {} at position {} is outside [0, {})", ids[t], t,
-                                   vocab_size));
+      throw InputError(
+          fmt::format("token id {} at position {} is outside [0, {})", ids[t], t, vocab_size));
     }
   }
 }
@@ -23,13 +23,13 @@ void token_ids(TokenIds ids, std::int64_t vocab_size) {
 void sequence_length(std::int64_t length, std::int64_t context_length) {
   if (length < 1) throw InputError("empty sequence: at least one token id is required");
   if (length > context_length) {
-    throw InputError(fmt::format("sequence length {} exceeds context length {}", length,
-                                 context_length));
+    throw InputError(
+        fmt::format("sequence length {} exceeds context length {}", length, context_length));
   }
 }
 
-void shape(std::string_view what, std::int64_t rows, std::int64_t cols,
-           std::int64_t expected_rows, std::int64_t expected_cols) {
+void shape(std::string_view what, std::int64_t rows, std::int64_t cols, std::int64_t expected_rows,
+           std::int64_t expected_cols) {
   if (rows != expected_rows || cols != expected_cols) {
     throw InputError(fmt::format("{} has shape ({}, {}), expected ({}, {})", what, rows, cols,
                                  expected_rows, expected_cols));
@@ -43,7 +43,8 @@ void non_empty(std::string_view what, std::int64_t rows, std::int64_t cols) {
 }
 
 void non_empty(std::string_view what, std::span<const float> v) {
-  if (v.empty()) throw InputError(fmt::format("{} is empty: at least one element is required", what));
+  if (v.empty())
+    throw InputError(fmt::format("{} is empty: at least one element is required", what));
 }
 
 void vector_size(std::string_view what, std::span<const float> v, std::int64_t size) {
@@ -177,8 +178,8 @@ void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwt
   finite("dout", dout.flat());
 }
 
-void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard,
-                                TokenIdBatch ids, ConstFloatView out) {
+void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard, TokenIdBatch ids,
+                                ConstFloatView out) {
   non_empty("wte_shard", wte_shard);
   shape("wte_shard", wte_shard, shard.rows, wte_shard.cols());
   non_empty("ids", ids);
@@ -256,8 +257,8 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
   }
   for (std::size_t r = 0; r < positions.size(); ++r) {
     if (positions[r] < 0) {
-      throw InputError(fmt::format("position {} at row {} is negative: positions start at 0",
-                                   positions[r], r));
+      throw InputError(
+          fmt::format("position {} at row {} is negative: positions start at 0", positions[r], r));
     }
   }
   if (!std::isfinite(base) || !(base > 0.0)) {
@@ -267,14 +268,16 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
   shape("out", out, x.rows(), x.cols());
 }
 
-void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets) {
+void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
+                    TokenIdBatch targets) {
   non_empty("wte", wte);
   shape("wout", wout, wte.rows(), wte.cols());
   pairs(centres, targets, wte.rows());
 }
 
-void row_gradients_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
-                        ConstFloatView grads, ConstFloatView dcentre, ConstFloatView dtarget) {
+void row_gradients_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
+                        TokenIdBatch targets, ConstFloatView grads, ConstFloatView dcentre,
+                        ConstFloatView dtarget) {
   pair_rows_args(wte, wout, centres, targets);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
   shape("grads", grads, P, K1);

@@ -98,16 +98,18 @@ void rope_args(ConstFloatView x, std::span<const std::int32_t> positions, double
                ConstFloatView out);
 /// pair_scores and row_gradients (lesson 9): wte, wout (V, d) non-empty and the same shape,
 /// centres (P >= 1) and targets (P, 1 + k) in [0, V).
-void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets);
+void pair_rows_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
+                    TokenIdBatch targets);
 /// score_gradients: scores (P, 1 + k) non-empty and finite, grads the same shape.
 void score_gradients_args(ConstFloatView scores, ConstFloatView grads);
 /// row_gradients: pair_rows_args, then grads (P, 1 + k), dcentre (P, d), dtarget (P (1 + k), d).
-void row_gradients_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
-                        ConstFloatView grads, ConstFloatView dcentre, ConstFloatView dtarget);
+void row_gradients_args(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
+                        TokenIdBatch targets, ConstFloatView grads, ConstFloatView dcentre,
+                        ConstFloatView dtarget);
 /// vocab_parallel_lookup: wte_shard (V_p, d) non-empty, ids (B, n) non-empty and in [0, V)
 /// (the real V, not the padded one), out (B * n, d).
-void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard,
-                                TokenIdBatch ids, ConstFloatView out);
+void vocab_parallel_lookup_args(ConstFloatView wte_shard, const VocabShard& shard, TokenIdBatch ids,
+                                ConstFloatView out);
 /// vocab_parallel_wte_backward: dwte_shard (V_p, d) non-empty, ids (B, n) non-empty and in
 /// [0, V), dout (B * n, d) finite.
 void vocab_parallel_backward_args(TokenIdBatch ids, ConstFloatView dout, const VocabShard& shard,

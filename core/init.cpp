@@ -6,12 +6,11 @@
 
 namespace andrea {
 
-std::vector<std::int32_t> example_ids(std::int64_t n, std::int64_t vocab_size,
-                                      std::uint64_t seed) {
+std::vector<std::int32_t> example_ids(std::int64_t n, std::int64_t vocab_size, std::uint64_t seed) {
   constexpr std::int32_t kLessonIds[] = {256, 1842, 7301};
   if (vocab_size <= kLessonIds[2]) {
-    throw InputError(fmt::format("the example sequence needs vocab_size > 7301, got {}",
-                                 vocab_size));
+    throw InputError(
+        fmt::format("the example sequence needs vocab_size > 7301, got {}", vocab_size));
   }
   std::vector<std::int32_t> ids;
   for (std::int64_t t = 0; t < n; ++t) {

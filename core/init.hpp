@@ -28,10 +28,10 @@ inline constexpr std::uint64_t default_seed = 1337;
 ANDREA_HD inline float init_value(std::uint64_t seed, Table table, std::int64_t i,
                                   std::int64_t d_model) {
   const auto index = static_cast<std::uint64_t>(i);
-  const Philox4x32 r = philox4x32_10(
-      {{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),
-        static_cast<std::uint32_t>(table), 0u}},
-      static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+  const Philox4x32 r =
+      philox4x32_10({{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),
+                      static_cast<std::uint32_t>(table), 0u}},
+                    static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
   const std::uint64_t a = (std::uint64_t{r.v[0]} << 32 | r.v[1]) >> 11;
   const std::uint64_t b = (std::uint64_t{r.v[2]} << 32 | r.v[3]) >> 11;
   constexpr double kTwoPow53 = 9007199254740992.0;

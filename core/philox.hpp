@@ -25,8 +25,10 @@ ANDREA_HD inline Philox4x32 philox4x32_10(Philox4x32 counter, std::uint32_t key0
   for (int round = 0; round < 10; ++round) {
     const std::uint64_t p0 = std::uint64_t{kMul0} * c[0];
     const std::uint64_t p1 = std::uint64_t{kMul1} * c[2];
-    const std::uint32_t hi0 = static_cast<std::uint32_t>(p0 >> 32), lo0 = static_cast<std::uint32_t>(p0);
-    const std::uint32_t hi1 = static_cast<std::uint32_t>(p1 >> 32), lo1 = static_cast<std::uint32_t>(p1);
+    const std::uint32_t hi0 = static_cast<std::uint32_t>(p0 >> 32),
+                        lo0 = static_cast<std::uint32_t>(p0);
+    const std::uint32_t hi1 = static_cast<std::uint32_t>(p1 >> 32),
+                        lo1 = static_cast<std::uint32_t>(p1);
     const std::uint32_t next[4] = {hi1 ^ c[1] ^ key0, lo1, hi0 ^ c[3] ^ key1, lo0};
     for (int k = 0; k < 4; ++k) c[k] = next[k];
     key0 += kWeyl0;

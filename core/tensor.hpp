@@ -35,8 +35,9 @@ class MatrixView {
 
   /// A view of const data can be made from a view of mutable data.
   template <class U>
-    requires std::is_same_v<const U, T> && (!std::is_same_v<U, T>)
-  constexpr MatrixView(MatrixView<U> other) : MatrixView(other.data(), other.rows(), other.cols()) {}
+  requires std::is_same_v<const U, T> &&
+      (!std::is_same_v<U, T>)constexpr MatrixView(MatrixView<U> other)
+      : MatrixView(other.data(), other.rows(), other.cols()) {}
 
  private:
   T* data_ = nullptr;
@@ -44,9 +45,9 @@ class MatrixView {
   std::int64_t cols_ = 0;
 };
 
-using FloatView = MatrixView<float>;              ///< writable float32 matrix
-using ConstFloatView = MatrixView<const float>;   ///< read-only float32 matrix
-using TokenIds = std::span<const std::int32_t>;   ///< token ids, shape (n)
+using FloatView = MatrixView<float>;                  ///< writable float32 matrix
+using ConstFloatView = MatrixView<const float>;       ///< read-only float32 matrix
+using TokenIds = std::span<const std::int32_t>;       ///< token ids, shape (n)
 using TokenIdBatch = MatrixView<const std::int32_t>;  ///< token ids, shape (B, n)
 
 /// An owning row-major float32 matrix, zero-initialised.

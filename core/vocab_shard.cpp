@@ -13,10 +13,12 @@ VocabShard vocab_shard(std::int64_t vocab_size, std::int64_t rank, std::int64_t 
   constexpr std::int64_t max_id_count = std::numeric_limits<std::int32_t>::max();  // ids are int32
   if (vocab_size < 1) throw InputError(fmt::format("vocab_size {} must be at least 1", vocab_size));
   if (vocab_size > max_id_count) {
-    throw InputError(fmt::format("vocab_size {} is more than {}: token ids are int32", vocab_size, max_id_count));
+    throw InputError(fmt::format("vocab_size {} is more than {}: token ids are int32", vocab_size,
+                                 max_id_count));
   }
   if (ranks < 1) throw InputError(fmt::format("{} ranks: at least 1 is required", ranks));
-  if (ranks > max_id_count) throw InputError(fmt::format("{} ranks: at most {}", ranks, max_id_count));
+  if (ranks > max_id_count)
+    throw InputError(fmt::format("{} ranks: at most {}", ranks, max_id_count));
   if (rank < 0 || rank >= ranks) {
     throw InputError(fmt::format("rank {} is outside [0, {})", rank, ranks));
   }

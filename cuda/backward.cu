@@ -4,7 +4,8 @@
 //
 // Step 1, atomic: one thread per element of dout, i = p * d + c.
 //   grid = ceil(B * n * d / 256) blocks of 256 threads
-//   thread i:  atomicAdd(&dwte[ids[p] * d + c], dout[i]);  atomicAdd(&dwpe[(p % n) * d + c], dout[i])
+//   thread i:  atomicAdd(&dwte[ids[p] * d + c], dout[i]);  atomicAdd(&dwpe[(p % n) * d + c],
+//   dout[i])
 // Many threads add into the same element when an id repeats; atomicAdd makes each
 // read-add-write indivisible (a plain += would lose updates), but the order in which they
 // land is the order the threads happen to run: the sum is right up to rounding, and its
@@ -24,10 +25,10 @@
 
 #include <vector>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -117,7 +118,7 @@ void launch_wpe(const DeviceBuffer<float>& d_dout, std::int64_t rows, std::int64
   DeviceBuffer<float> d_dwpe{std::span<const float>(dwpe.flat())};
   // BEGIN SOLUTION (launch)
   wpe_backward_kernel<<<blocks_for(n * dwpe.cols()), kThreads>>>(d_dout.get(), d_dwpe.get(),
-                                                                  rows / n, n, dwpe.cols());
+                                                                 rows / n, n, dwpe.cols());
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_dwpe.copy_to(dwpe.flat());

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -32,7 +32,8 @@ __device__ double block_sum(double value) {
   }
   double sum = tid < 32 ? partial[tid] : 0.0;
   if (tid < 32) {
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(0xffffffffu, sum, offset);
   }
   return sum;
 }

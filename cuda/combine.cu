@@ -11,10 +11,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -56,8 +56,8 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
         reinterpret_cast<const float4*>(d_wte.get()), reinterpret_cast<const float4*>(d_wpe.get()),
         d_ids.get(), reinterpret_cast<float4*>(d_out.get()), ids.cols(), d / 4, wte.rows());
   } else {
-    combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(),
-                                                 d_out.get(), ids.cols(), d, wte.rows());
+    combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(), d_out.get(),
+                                                 ids.cols(), d, wte.rows());
   }
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();

@@ -1,8 +1,8 @@
 // Lesson 5 — combine on the device: the fused x[b, t] = wte[ids[b, t]] + wpe[t].
 #pragma once
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -8,8 +8,8 @@ bool device_available(std::string* reason) {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
-    *reason = std::string("no CUDA device: cudaGetDeviceCount returned ") + cudaGetErrorName(error) +
-              " (" + cudaGetErrorString(error) + ")";
+    *reason = std::string("no CUDA device: cudaGetDeviceCount returned ") +
+              cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")";
     return false;
   }
   if (count == 0) {

@@ -20,8 +20,10 @@ class DeviceBuffer {
     if (count_ > 0) ANDREA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
   }
   /// A device copy of host data.
-  explicit DeviceBuffer(std::span<const T> host) : DeviceBuffer(static_cast<std::int64_t>(host.size())) {
-    if (count_ > 0) ANDREA_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+  explicit DeviceBuffer(std::span<const T> host)
+      : DeviceBuffer(static_cast<std::int64_t>(host.size())) {
+    if (count_ > 0)
+      ANDREA_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -37,7 +39,8 @@ class DeviceBuffer {
     if (static_cast<std::int64_t>(host.size()) > count_) {
       throw std::logic_error("DeviceBuffer::copy_to: host span larger than the buffer");
     }
-    if (!host.empty()) ANDREA_CUDA_CHECK(cudaMemcpy(host.data(), data_, host.size_bytes(), cudaMemcpyDeviceToHost));
+    if (!host.empty())
+      ANDREA_CUDA_CHECK(cudaMemcpy(host.data(), data_, host.size_bytes(), cudaMemcpyDeviceToHost));
   }
   /// The whole buffer, copied into a new host vector.
   std::vector<T> to_host() const {
@@ -50,7 +53,8 @@ class DeviceBuffer {
     if (static_cast<std::int64_t>(host.size()) > count_) {
       throw std::logic_error("DeviceBuffer::copy_from: host span larger than the buffer");
     }
-    if (!host.empty()) ANDREA_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+    if (!host.empty())
+      ANDREA_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
   }
 
  private:

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "core/check.hpp"
 #include "cuda/backward.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
 #include "cuda/training.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -30,11 +30,23 @@ struct DeviceTables::Buffers {
   DeviceBuffer<float> dw;  // (U, d), U distinct ids
   DeviceBuffer<std::int32_t> rows, group_rows, offsets, positions;
   Buffers(ConstFloatView w, ConstFloatView o, std::int64_t pairs, std::int64_t targets_per_pair)
-      : V(w.rows()), d(w.cols()), max_pairs(pairs), k1(targets_per_pair),
-        wte(w.flat()), wout(o.flat()),
-        scores(pairs * k1), grads(pairs * k1), dcentre(pairs * d), dtarget(pairs * k1 * d),
-        terms(pairs * k1), centres(pairs), targets(pairs * k1),
-        dw(pairs * k1 * d), rows(pairs * k1), group_rows(pairs * k1), offsets(pairs * k1 + 1),
+      : V(w.rows()),
+        d(w.cols()),
+        max_pairs(pairs),
+        k1(targets_per_pair),
+        wte(w.flat()),
+        wout(o.flat()),
+        scores(pairs * k1),
+        grads(pairs * k1),
+        dcentre(pairs * d),
+        dtarget(pairs * k1 * d),
+        terms(pairs * k1),
+        centres(pairs),
+        targets(pairs * k1),
+        dw(pairs * k1 * d),
+        rows(pairs * k1),
+        group_rows(pairs * k1),
+        offsets(pairs * k1 + 1),
         positions(pairs * k1) {}
 
   // What a step requires before anything moves, in reference::sgns_step's order and with
@@ -68,7 +80,8 @@ struct DeviceTables::Buffers {
     offsets.copy_from(g.offsets);
     positions.copy_from(g.positions);
     ANDREA_CUDA_CHECK(cudaMemset(dw.get(), 0, static_cast<std::size_t>(U * d) * sizeof(float)));
-    launch_wte_backward(grad_rows, group_rows.get(), offsets.get(), positions.get(), dw.get(), U, d);
+    launch_wte_backward(grad_rows, group_rows.get(), offsets.get(), positions.get(), dw.get(), U,
+                        d);
     launch_sgd_rows(rows.get(), U, dw.get(), w.get(), lr, d);
   }
 

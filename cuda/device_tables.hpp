@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -7,10 +7,10 @@
 // dot() and cosine_similarity() launch a 1 x 1 grid; cosine_matrix() a k x k one.
 #include "cuda/dot.hpp"
 
+#include "core/check.hpp"
 #include "cuda/block_reduce.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -65,9 +65,7 @@ PairResult pair(std::span<const float> u, std::span<const float> v) {
 
 }  // namespace
 
-float dot(std::span<const float> u, std::span<const float> v) {
-  return pair(u, v).dot;
-}
+float dot(std::span<const float> u, std::span<const float> v) { return pair(u, v).dot; }
 
 float cosine_similarity(std::span<const float> u, std::span<const float> v) {
   return pair(u, v).cosine;

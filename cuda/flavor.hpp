@@ -13,8 +13,8 @@
 #endif
 #endif
 
-#define ANDREA_CUDA_BEGIN \
-  namespace andrea::cuda {  \
+#define ANDREA_CUDA_BEGIN  \
+  namespace andrea::cuda { \
   inline namespace ANDREA_CUDA_FLAVOR {
 #define ANDREA_CUDA_END \
   }                     \

@@ -13,10 +13,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -30,7 +30,7 @@ __global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std
   const std::int64_t t = blockIdx.x;
   const std::int32_t id = ids[t];
   if (id < 0 || id >= vocab_size) return;  // validated on the host; never read outside wte
-  const T* src = wte + id * d;                // 64-bit offsets: id * d can exceed 2^31
+  const T* src = wte + id * d;             // 64-bit offsets: id * d can exceed 2^31
   T* dst = out + t * d;
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst[c] = src[c];
   // END SOLUTION
@@ -49,10 +49,9 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   const std::int64_t d = wte.cols();
   if (d % 4 == 0) {
     // float4 pointers: the compiler deduces T = float4 (the vector path).
-    lookup_kernel<<<n, threads_per_row(d / 4)>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                                 d_ids.get(),
-                                                 reinterpret_cast<float4*>(d_out.get()), d / 4,
-                                                 wte.rows());
+    lookup_kernel<<<n, threads_per_row(d / 4)>>>(
+        reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
+        reinterpret_cast<float4*>(d_out.get()), d / 4, wte.rows());
   } else {
     lookup_kernel<<<n, threads_per_row(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d, wte.rows());
   }

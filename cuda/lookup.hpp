@@ -1,8 +1,8 @@
 // Lesson 1 — lookup on the device: one block per output row gathers wte[ids[t]].
 #pragma once
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 

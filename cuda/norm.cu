@@ -19,9 +19,9 @@
 // neither overflow nor underflow a double, so [1e20, 1, 1] gives 1e20.
 #include "cuda/norm.hpp"
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -48,7 +48,8 @@ __global__ void row_norms_kernel(const float* m, float* out, std::int64_t cols) 
   }
   if (tid < 32) {
     double sum = partial[tid];
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (tid == 0) out[blockIdx.x] = static_cast<float>(sqrt(sum));
   }
   // END SOLUTION

@@ -3,8 +3,8 @@
 
 #include <span>
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 

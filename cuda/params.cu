@@ -12,11 +12,11 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
+#include "core/init.hpp"
 #include "cuda/block_reduce.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
-#include "core/init.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -57,7 +57,8 @@ std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
 
 }  // namespace
 
-ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe) {
+ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte,
+                            FloatView wpe) {
   check::materialize_args(config, wte, wpe);
 
   DeviceBuffer<float> d_wte(wte.size()), d_wpe(wpe.size());

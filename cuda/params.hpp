@@ -14,7 +14,6 @@ ANDREA_CUDA_BEGIN
 /// them into the host tables and reports the elements the kernel wrote (counted
 /// on the device with atomicAdd) and the device bytes allocated for them.
 /// Same contract and errors as reference::materialize; also throws andrea::CudaError.
-ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte,
-                            FloatView wpe);
+ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe);
 
 ANDREA_CUDA_END

@@ -9,10 +9,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -33,7 +33,8 @@ void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());
   // BEGIN SOLUTION (launch)
-  positions_kernel<<<static_cast<unsigned>(n), threads_per_row(wpe.cols())>>>(d_wpe.get(), d_out.get(), wpe.cols());
+  positions_kernel<<<static_cast<unsigned>(n), threads_per_row(wpe.cols())>>>(
+      d_wpe.get(), d_out.get(), wpe.cols());
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

@@ -14,10 +14,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -34,7 +34,8 @@ __global__ void rope_kernel(const float2* x, const std::int32_t* positions, doub
     const double c = cos(pos * theta), s = sin(pos * theta);
     const float2 p = x[r * pairs + i];  // the pair (2i, 2i + 1)
     const double a = p.x, b = p.y;
-    out[r * pairs + i] = make_float2(static_cast<float>(a * c - b * s), static_cast<float>(a * s + b * c));
+    out[r * pairs + i] =
+        make_float2(static_cast<float>(a * c - b * s), static_cast<float>(a * s + b * c));
   }
   // END SOLUTION
 }

@@ -17,10 +17,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -31,9 +31,11 @@ __global__ void sinusoidal_kernel(float2* out, std::int64_t pairs) {
   // BEGIN SOLUTION
   const std::int64_t pos = blockIdx.x;
   for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) {
-    const double w = pow(10000.0, -static_cast<double>(i) / static_cast<double>(pairs));  // 2i/d = i/pairs
+    const double w =
+        pow(10000.0, -static_cast<double>(i) / static_cast<double>(pairs));  // 2i/d = i/pairs
     const double angle = static_cast<double>(pos) * w;  // double: no float32 rounding of the angle
-    out[pos * pairs + i] = make_float2(static_cast<float>(sin(angle)), static_cast<float>(cos(angle)));
+    out[pos * pairs + i] =
+        make_float2(static_cast<float>(sin(angle)), static_cast<float>(cos(angle)));
   }
   // END SOLUTION
 }
@@ -49,7 +51,7 @@ void sinusoidal_table(std::int64_t n, std::int64_t d_model, std::int64_t context
   const unsigned threads = threads_per_row(pairs);
   // BEGIN SOLUTION (launch)
   sinusoidal_kernel<<<static_cast<unsigned>(n), threads>>>(reinterpret_cast<float2*>(d_out.get()),
-                                                            pairs);
+                                                           pairs);
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

@@ -17,10 +17,10 @@
 
 #include <vector>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -59,9 +59,10 @@ __global__ void score_gradients_kernel(const float* scores, float* grads, double
   // END SOLUTION
 }
 
-__global__ void row_gradients_kernel(const float* wte, const float* wout, const std::int32_t* centres,
-                                     const std::int32_t* targets, const float* grads, float* dcentre,
-                                     float* dtarget, std::int64_t k1, std::int64_t d) {
+__global__ void row_gradients_kernel(const float* wte, const float* wout,
+                                     const std::int32_t* centres, const std::int32_t* targets,
+                                     const float* grads, float* dcentre, float* dtarget,
+                                     std::int64_t k1, std::int64_t d) {
   // BEGIN SOLUTION
   const std::int64_t p = blockIdx.x;
   const float* u = wte + std::int64_t{centres[p]} * d;
@@ -103,7 +104,8 @@ void launch_pair_scores(const float* wte, const float* wout, const std::int32_t*
                         const std::int32_t* targets, float* scores, std::int64_t count,
                         std::int64_t k1, std::int64_t d) {
   // BEGIN SOLUTION (launch)
-  pair_scores_kernel<<<blocks_for(count), kThreads>>>(wte, wout, centres, targets, scores, count, k1, d);
+  pair_scores_kernel<<<blocks_for(count), kThreads>>>(wte, wout, centres, targets, scores, count,
+                                                      k1, d);
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
 }
@@ -151,14 +153,14 @@ double score_gradients(ConstFloatView scores, FloatView grads) {
   const DeviceBuffer<float> d_scores(scores.flat());
   DeviceBuffer<float> d_grads(grads.size());
   DeviceBuffer<double> d_terms(scores.size());
-  launch_score_gradients(d_scores.get(), d_grads.get(), d_terms.get(), scores.size(), scores.cols());
+  launch_score_gradients(d_scores.get(), d_grads.get(), d_terms.get(), scores.size(),
+                         scores.cols());
   d_grads.copy_to(grads.flat());
   return sum_terms(d_terms, scores.size());
 }
 
-void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
-                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
-                   FloatView dtarget) {
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                   ConstFloatView grads, FloatView dcentre, FloatView dtarget) {
   check::row_gradients_args(wte, wout, centres, targets, grads, dcentre, dtarget);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();
   const DeviceBuffer<float> d_wte(wte.flat()), d_wout(wout.flat()), d_grads(grads.flat());

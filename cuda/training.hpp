@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -21,9 +21,8 @@ double score_gradients(ConstFloatView scores, FloatView grads);
 /// dcentre and dtarget. Same contract as reference::row_gradients.
 /// Kernel: one block per pair p, threads striding over the d_model columns c; thread c
 /// sums g[p][j] wout[targets[p][j]][c] over j ascending and writes g[p][j] wte[centres[p]][c].
-void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
-                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
-                   FloatView dtarget);
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                   ConstFloatView grads, FloatView dcentre, FloatView dtarget);
 
 // The launches on buffers already in device memory: the public pieces above upload their
 // inputs and call these; DeviceTables (cuda/device_tables.hpp) keeps the tables on the device

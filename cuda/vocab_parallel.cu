@@ -13,10 +13,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -27,7 +27,7 @@ __global__ void vocab_parallel_lookup_kernel(const float* wte_shard, const std::
                                              std::int64_t real_rows) {
   // BEGIN SOLUTION
   const std::int64_t q = blockIdx.x;
-  const std::int64_t local = ids[q] - first;     // this rank's row, if it owns the id
+  const std::int64_t local = ids[q] - first;  // this rank's row, if it owns the id
   const bool mine = local >= 0 && local < real_rows;
   float* dst = out + q * d;
   for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) {

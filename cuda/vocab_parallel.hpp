@@ -1,9 +1,9 @@
 // Lesson 10 — the masked lookup of one rank on the device (vocabulary parallelism).
 #pragma once
 
-#include "cuda/flavor.hpp"
 #include "core/tensor.hpp"
 #include "core/vocab_shard.hpp"
+#include "cuda/flavor.hpp"
 
 ANDREA_CUDA_BEGIN
 

@@ -74,7 +74,7 @@ def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
         # A public function whose body is kept (in part) throws until the student is done.
         if public and body_at is not None and not has_body_solution and not keep_solution:
             out[body_at:body_at] = [
-                f"  // TODO(lesson {lesson}): delete the next line once the kernel and its launch are written.\n",
+                f"  // TODO(lesson {lesson}): write the kernel and its launch; then delete the next line.\n",
                 f'  throw NotImplemented("{exercise}", "{function}");\n']
 
     for number, line in enumerate(text.splitlines(keepends=True), 1):
@@ -125,10 +125,10 @@ def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
 
 
 def banner(lesson: str, source: str, header: str) -> str:
-    return (f"// Lesson {lesson} — exercise. Generated from {source} by lessons/make_exercises.py.\n"
-            f"// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`\n"
-            f"// lines; the contract is in {header}.\n"
-            f"// Run this lesson's tests: ctest --preset grade -L L{lesson[:2]}\n")
+    return (f"// Lesson {lesson}: exercise, generated from {source}\n"
+            f"// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the\n"
+            f"// `throw NotImplemented(...)` lines; the contract is in {header}.\n"
+            f"// Grade it: python3 lessons/grade.py -L L{lesson[:2]}\n")
 
 
 def files_for(lesson: str, pieces: list, solution: bool) -> dict:

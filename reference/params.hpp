@@ -46,7 +46,6 @@ namespace andrea::reference {
 /// counted while writing, not from the formula.
 /// Throws andrea::InputError, writing nothing, when the config is invalid or a
 /// table's shape does not match it.
-ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte,
-                            FloatView wpe);
+ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe);
 
 }  // namespace andrea::reference

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "reference/backward.hpp"
 #include "core/check.hpp"
+#include "reference/backward.hpp"
 
 namespace andrea::reference {
 
@@ -18,7 +18,9 @@ float dot_rows(const float* u, const float* v, std::int64_t d) {
 }
 
 // log(1 + e^x) without overflow: for x > 0, x + log(1 + e^-x).
-double softplus(double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+double softplus(double x) {
+  return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
 
 }  // namespace
 // END SOLUTION
@@ -53,9 +55,8 @@ double score_gradients(ConstFloatView scores, FloatView grads) {
   // END SOLUTION
 }
 
-void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
-                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
-                   FloatView dtarget) {
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                   ConstFloatView grads, FloatView dcentre, FloatView dtarget) {
   // BEGIN SOLUTION
   check::row_gradients_args(wte, wout, centres, targets, grads, dcentre, dtarget);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();

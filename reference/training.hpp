@@ -40,9 +40,8 @@ double score_gradients(ConstFloatView scores, FloatView grads);
 ///   dtarget (P (1 + k), d_model):  dtarget[p (1 + k) + j] = g[p][j] wte[centres[p]]
 /// Per-row gradients, one row per use: lesson 8's wte_backward adds them into (V, d_model).
 /// Throws andrea::InputError, writing nothing, on an id outside [0, V) or shapes that disagree.
-void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
-                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
-                   FloatView dtarget);
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                   ConstFloatView grads, FloatView dcentre, FloatView dtarget);
 
 /// Buffers of one step, sized for P pairs of 1 + k targets; dwte and dwout (V, d_model)
 /// must be all zero before a step, and are all zero again after it.

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "reference/backward.hpp"
 #include "core/check.hpp"
+#include "reference/backward.hpp"
 
 namespace andrea::reference {
 
@@ -31,7 +31,8 @@ void vocab_parallel_wte_backward(TokenIdBatch ids, ConstFloatView dout, const Vo
   // BEGIN SOLUTION
   check::vocab_parallel_backward_args(ids, dout, shard, dwte_shard);
   const TokenIds flat = ids.flat();
-  const auto owned = std::count_if(flat.begin(), flat.end(), [&](std::int32_t id) { return shard.owns(id); });
+  const auto owned =
+      std::count_if(flat.begin(), flat.end(), [&](std::int32_t id) { return shard.owns(id); });
   if (owned == 0) return;  // none of the ids is this rank's: its gradient is zero
   // Keep the positions this rank owns, in ascending order, with their local ids ...
   std::vector<std::int32_t> local_ids;
@@ -47,8 +48,8 @@ void vocab_parallel_wte_backward(TokenIdBatch ids, ConstFloatView dout, const Vo
   }
   // ... and hand them to lesson 8's backward, which sums them in that order.
   const auto k = static_cast<std::int64_t>(owned);
-  wte_backward(TokenIdBatch(local_ids.data(), 1, k), ConstFloatView(local_dout.data(), k, dout.cols()),
-               dwte_shard);
+  wte_backward(TokenIdBatch(local_ids.data(), 1, k),
+               ConstFloatView(local_dout.data(), k, dout.cols()), dwte_shard);
   // END SOLUTION
 }
 

@@ -51,8 +51,9 @@ TEST(Backward, OneIdThreeTimes) {
 TEST(Backward, PositionGradientSumsOverTheBatch) {
   const std::int32_t ids[] = {0, 2,  //
                               2, 1};
-  const Matrix dout = matrix(4, 2, {1, 2, 3, 4,  //  sequence 0
-                                    5, 6, 7, 8});  // sequence 1
+  const Matrix dout = matrix(4, 2,
+                             {1, 2, 3, 4,    //  sequence 0
+                              5, 6, 7, 8});  // sequence 1
   Matrix dwte(3, 2), dwpe(3, 2);
   backend::embedding_backward(TokenIdBatch(ids, 2, 2), dout, dwte, dwpe);
   EXPECT_TRUE(all_close("dwpe", dwpe, matrix(3, 2, {6, 8, 10, 12, 0, 0}), {}));
@@ -76,9 +77,11 @@ TEST(Backward, AccumulatesIntoPrefilledBuffers) {
   const Matrix dout = matrix(3, 2, {1, 2, 3, 4, 5, 6});
   Matrix dwte = filled(3, 2, 0.5f), dwpe = filled(3, 2, -1.0f);
   backend::embedding_backward(TokenIdBatch(ids, 1, 3), dout, dwte, dwpe);
-  EXPECT_TRUE(all_close("dwte after one call", dwte, matrix(3, 2, {0.5, 0.5, 9.5, 12.5, 0.5, 0.5}), {}));
+  EXPECT_TRUE(
+      all_close("dwte after one call", dwte, matrix(3, 2, {0.5, 0.5, 9.5, 12.5, 0.5, 0.5}), {}));
   backend::embedding_backward(TokenIdBatch(ids, 1, 3), dout, dwte, dwpe);
-  EXPECT_TRUE(all_close("dwte after two calls", dwte, matrix(3, 2, {0.5, 0.5, 18.5, 24.5, 0.5, 0.5}), {}));
+  EXPECT_TRUE(
+      all_close("dwte after two calls", dwte, matrix(3, 2, {0.5, 0.5, 18.5, 24.5, 0.5, 0.5}), {}));
   EXPECT_TRUE(all_close("dwpe after two calls", dwpe, matrix(3, 2, {1, 3, 5, 7, 9, 11}), {}));
 }
 
@@ -124,7 +127,8 @@ class BackwardWidth : public ::testing::TestWithParam<std::int64_t> {};
 TEST_P(BackwardWidth, EqualsTheDefinitionBitForBit) {
   const std::int64_t d = GetParam(), B = 3, n = 40, V = 11, T = 41;
   std::vector<std::int32_t> ids(static_cast<std::size_t>(B * n));
-  for (std::size_t p = 0; p < ids.size(); ++p) ids[p] = p % 3 == 0 ? 7 : static_cast<std::int32_t>(p * 5 % V);
+  for (std::size_t p = 0; p < ids.size(); ++p)
+    ids[p] = p % 3 == 0 ? 7 : static_cast<std::int32_t>(p * 5 % V);
   const Matrix& dout = init_table(Table::token, B * n, d, 8);
   Matrix dwte = init_table(Table::token, V, d), dwpe = init_table(Table::position, T, d);
   Matrix expected_wte = dwte, expected_wpe = dwpe;
@@ -192,7 +196,8 @@ TEST(Backward, GoldenAndrea120mBatch) {
   const std::vector<std::int32_t> example = example_ids(n, andrea_120m.vocab_size);
   std::vector<std::int32_t> ids(example);
   const std::int32_t repeated[] = {256, 1842, 7301};
-  for (std::int64_t t = 0; t < n; ++t) ids.push_back(t % 4 < 3 ? repeated[t % 4] : example[static_cast<std::size_t>(t)]);
+  for (std::int64_t t = 0; t < n; ++t)
+    ids.push_back(t % 4 < 3 ? repeated[t % 4] : example[static_cast<std::size_t>(t)]);
   const Matrix& dout = init_table(Table::token, 2 * n, d, 8);
   Matrix dwte(andrea_120m.vocab_size, d), dwpe(n, d);
   backend::embedding_backward(TokenIdBatch(ids.data(), 2, n), dout, dwte, dwpe);
@@ -202,23 +207,28 @@ TEST(Backward, GoldenAndrea120mBatch) {
   for (const std::int32_t r : nonzero) listed[static_cast<std::size_t>(r)] = true;
   for (std::int64_t r = 0; r < dwte.rows(); ++r) {
     if (listed[static_cast<std::size_t>(r)]) continue;
-    for (const float v : dwte.row(r)) ASSERT_EQ(v, 0.0f) << "dwte row " << r << " (id not in the batch)";
+    for (const float v : dwte.row(r))
+      ASSERT_EQ(v, 0.0f) << "dwte row " << r << " (id not in the batch)";
   }
   for (const auto& [row, values] : c.at("dwte_rows").items()) {
-    EXPECT_TRUE(all_close("dwte row " + row, dwte.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+    EXPECT_TRUE(all_close("dwte row " + row, dwte.row(std::stoll(row)), to_floats(values),
+                          tolerance_of(c)));
   }
   for (const auto& [row, values] : c.at("dwpe_rows").items()) {
-    EXPECT_TRUE(all_close("dwpe row " + row, dwpe.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+    EXPECT_TRUE(all_close("dwpe row " + row, dwpe.row(std::stoll(row)), to_floats(values),
+                          tolerance_of(c)));
   }
   double sum = 0.0;
   EXPECT_TRUE(all_close("dwte norms of the non-zero rows", norms_of(dwte, nonzero, &sum),
                         to_floats(c.at("dwte_row_norms")), tolerance_of(c, "norm_tolerance")));
-  EXPECT_TRUE(close("sum of dwte", sum, c.at("dwte_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
+  EXPECT_TRUE(
+      close("sum of dwte", sum, c.at("dwte_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
   std::vector<std::int32_t> all_positions(static_cast<std::size_t>(n));
   for (std::int32_t t = 0; t < n; ++t) all_positions[static_cast<std::size_t>(t)] = t;
   EXPECT_TRUE(all_close("dwpe row norms", norms_of(dwpe, all_positions, &sum),
                         to_floats(c.at("dwpe_row_norms")), tolerance_of(c, "norm_tolerance")));
-  EXPECT_TRUE(close("sum of dwpe", sum, c.at("dwpe_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
+  EXPECT_TRUE(
+      close("sum of dwpe", sum, c.at("dwpe_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
 }
 
 // --- Bad input: the message names the value and the bound; no buffer is written. -------
@@ -239,7 +249,8 @@ TEST_F(BackwardBadInput, IdOutOfRange) {
   ids[4] = 3;
   EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), dout, dwte, dwpe),
                      "token id 3 at position 4 is outside [0, 3)");
-  EXPECT_INPUT_ERROR(backend::wte_backward(batch(), dout, dwte), "token id 3 at position 4 is outside [0, 3)");
+  EXPECT_INPUT_ERROR(backend::wte_backward(batch(), dout, dwte),
+                     "token id 3 at position 4 is outside [0, 3)");
   expect_untouched();
 }
 
@@ -263,7 +274,8 @@ TEST_F(BackwardBadInput, DoutWidthIsNotDModel) {
   const Matrix wide = filled(6, 3, 1.0f);
   EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), wide, dwte, dwpe),
                      "dout has shape (6, 3), expected (6, 2)");
-  EXPECT_INPUT_ERROR(backend::wpe_backward(wide, 3, dwpe), "dout has shape (6, 3), expected (6, 2)");
+  EXPECT_INPUT_ERROR(backend::wpe_backward(wide, 3, dwpe),
+                     "dout has shape (6, 3), expected (6, 2)");
   expect_untouched();
 }
 
@@ -277,7 +289,8 @@ TEST_F(BackwardBadInput, PositionBufferOfAnotherWidth) {
 
 TEST_F(BackwardBadInput, EmptyGradientBuffer) {
   Matrix none(0, 2);
-  EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), dout, none, dwpe), "dwte is empty: shape (0, 2)");
+  EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), dout, none, dwpe),
+                     "dwte is empty: shape (0, 2)");
   EXPECT_INPUT_ERROR(backend::wpe_backward(dout, 3, none), "dwpe is empty: shape (0, 2)");
   expect_untouched();
 }
@@ -286,7 +299,8 @@ TEST_F(BackwardBadInput, SequenceLongerThanContext) {
   Matrix dwpe2 = filled(2, 2, -7.0f);  // T = 2 < n = 3
   EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), dout, dwte, dwpe2),
                      "sequence length 3 exceeds context length 2");
-  EXPECT_INPUT_ERROR(backend::wpe_backward(dout, 3, dwpe2), "sequence length 3 exceeds context length 2");
+  EXPECT_INPUT_ERROR(backend::wpe_backward(dout, 3, dwpe2),
+                     "sequence length 3 exceeds context length 2");
   for (const float x : dwpe2.view().flat()) ASSERT_EQ(x, -7.0f) << "dwpe was written";
   expect_untouched();
 }
@@ -296,7 +310,8 @@ TEST_F(BackwardBadInput, NonFiniteDout) {
   EXPECT_INPUT_ERROR(backend::embedding_backward(batch(), dout, dwte, dwpe),
                      "dout[7] is nan: a finite value is required");
   dout(3, 1) = -std::numeric_limits<float>::infinity();
-  EXPECT_INPUT_ERROR(backend::wpe_backward(dout, 3, dwpe), "dout[7] is -inf: a finite value is required");
+  EXPECT_INPUT_ERROR(backend::wpe_backward(dout, 3, dwpe),
+                     "dout[7] is -inf: a finite value is required");
   expect_untouched();
 }
 
@@ -358,7 +373,8 @@ TEST(SgdStepRows, GoldenTinySgd) {
   backend::sgd_step_rows(ids, to_matrix(g.at("dwte")), c.at("lr").get<float>(), w);
   EXPECT_TRUE(all_close("wte after the step", w, to_matrix(c.at("wte_after")), tolerance_of(c)));
   for (const std::int64_t row : {2, 4}) {
-    EXPECT_EQ(std::memcmp(w.row(row).data(), token_table(config).row(row).data(), 4 * sizeof(float)), 0)
+    EXPECT_EQ(
+        std::memcmp(w.row(row).data(), token_table(config).row(row).data(), 4 * sizeof(float)), 0)
         << "wte row " << row << " (an id that does not occur) changed";
   }
 }
@@ -367,11 +383,16 @@ TEST(SgdStepRows, BadLearningRate) {
   const std::int32_t ids[] = {0};
   const Matrix dw = filled(2, 2, 1.0f);
   Matrix w = filled(2, 2, -7.0f);
-  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, 0.0f, w), "learning rate 0 is not a finite number > 0");
-  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, -0.1f, w), "learning rate -0.1 is not a finite number > 0");
-  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, nan, w), "learning rate nan is not a finite number > 0");
-  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, inf, w), "learning rate inf is not a finite number > 0");
+  const float nan = std::numeric_limits<float>::quiet_NaN(),
+              inf = std::numeric_limits<float>::infinity();
+  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, 0.0f, w),
+                     "learning rate 0 is not a finite number > 0");
+  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, -0.1f, w),
+                     "learning rate -0.1 is not a finite number > 0");
+  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, nan, w),
+                     "learning rate nan is not a finite number > 0");
+  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, inf, w),
+                     "learning rate inf is not a finite number > 0");
   for (const float x : w.view().flat()) ASSERT_EQ(x, -7.0f) << "w was written";
 }
 
@@ -379,8 +400,10 @@ TEST(SgdStepRows, BadIdOrShape) {
   const std::int32_t ids[] = {0, 2};
   const Matrix dw = filled(2, 2, 1.0f), dw3 = filled(2, 3, 1.0f);
   Matrix w = filled(2, 2, -7.0f);
-  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, 0.1f, w), "token id 2 at position 1 is outside [0, 2)");
-  EXPECT_INPUT_ERROR(backend::sgd_step_rows({ids, 1}, dw3, 0.1f, w), "dw has shape (2, 3), expected (2, 2)");
+  EXPECT_INPUT_ERROR(backend::sgd_step_rows(ids, dw, 0.1f, w),
+                     "token id 2 at position 1 is outside [0, 2)");
+  EXPECT_INPUT_ERROR(backend::sgd_step_rows({ids, 1}, dw3, 0.1f, w),
+                     "dw has shape (2, 3), expected (2, 2)");
   for (const float x : w.view().flat()) ASSERT_EQ(x, -7.0f) << "w was written";
 }
 
@@ -413,7 +436,7 @@ TEST(ZeroRows, ClearsOnlyTheRowsNamed) {
 #if defined(ANDREA_BACKEND_CUDA)
 // --- Step 1, the atomic kernel: right up to rounding, bits depend on the thread order ---
 
-TEST(BackwardAtomic, HandWorked) {  // small integers: exact in any order
+TEST(BackwardAtomic, HandWorked) {   // small integers: exact in any order
   const std::int32_t ids[] = {0, 2,  //
                               2, 1};
   const Matrix dout = matrix(4, 2, {1, 2, 3, 4, 5, 6, 7, 8});
@@ -428,7 +451,8 @@ TEST(BackwardAtomic, GoldenTinyBatchWithinRounding) {
   const Config config = config_of(c);
   const std::vector<std::int32_t> ids = flat_ids(c.at("ids"));
   Matrix dwte(config.vocab_size, config.d_model), dwpe(config.context_length, config.d_model);
-  backend::embedding_backward_atomic(TokenIdBatch(ids.data(), 2, 3), to_matrix(c.at("dout")), dwte, dwpe);
+  backend::embedding_backward_atomic(TokenIdBatch(ids.data(), 2, 3), to_matrix(c.at("dout")), dwte,
+                                     dwpe);
   EXPECT_TRUE(all_close("dwte", dwte, to_matrix(c.at("dwte")), {1e-6, 1e-6}));
   EXPECT_TRUE(all_close("dwpe", dwpe, to_matrix(c.at("dwpe")), {1e-6, 1e-6}));
 }
@@ -445,14 +469,15 @@ TEST(BackwardAtomic, BadInputWritesNothing) {
 
 // Every (row, channel) of `got` equals `expected`; else names the row, the channel and how
 // much went missing.
-::testing::AssertionResult every_element(std::string_view what, ConstFloatView got, std::int64_t row,
-                                         float expected) {
+::testing::AssertionResult every_element(std::string_view what, ConstFloatView got,
+                                         std::int64_t row, float expected) {
   for (std::int64_t c = 0; c < got.cols(); ++c) {
     if (got(row, c) != expected) {
       return ::testing::AssertionFailure()
              << what << " row " << row << " channel " << c << " holds " << got(row, c)
              << ", expected " << expected << ": " << expected - got(row, c)
-             << " updates lost (two threads read the same old value: a plain += instead of atomicAdd?)";
+             << " updates lost (two threads read the same old value: a plain += instead of "
+                "atomicAdd?)";
     }
   }
   return ::testing::AssertionSuccess();
@@ -519,10 +544,12 @@ TEST_F(BackwardThreadOrder, AtomicLowBitsDependOnTheOrder) {
   const float forward = sum(true, cudasim::Order::forward);
   const float reverse = sum(true, cudasim::Order::reverse);
   std::vector<float> random;
-  for (const std::uint64_t seed : {1, 2, 3}) random.push_back(sum(true, cudasim::Order::random, seed));
-  std::printf("sum of 256 N(0,1) into one element: ascending %.9g; atomic forward %.9g reverse %.9g "
-              "random:1 %.9g random:2 %.9g random:3 %.9g\n",
-              expected, forward, reverse, random[0], random[1], random[2]);
+  for (const std::uint64_t seed : {1, 2, 3})
+    random.push_back(sum(true, cudasim::Order::random, seed));
+  std::printf(
+      "sum of 256 N(0,1) into one element: ascending %.9g; atomic forward %.9g reverse %.9g "
+      "random:1 %.9g random:2 %.9g random:3 %.9g\n",
+      expected, forward, reverse, random[0], random[1], random[2]);
   for (const float s : {forward, reverse, random[0], random[1], random[2]}) {
     EXPECT_TRUE(close("atomic sum", s, expected, {1e-5, 1e-6})) << "an atomic sum is still the sum";
   }
@@ -544,7 +571,8 @@ TEST_F(BackwardThreadOrder, DeterministicSameBitsInEveryOrder) {
 TEST(BackwardDeterministic, SameBitsOnEveryRun) {
   const std::int64_t B = 8, n = 128, d = 64;
   std::vector<std::int32_t> ids(static_cast<std::size_t>(B * n));
-  for (std::size_t p = 0; p < ids.size(); ++p) ids[p] = p % 2 == 0 ? 5 : static_cast<std::int32_t>(p % 17);
+  for (std::size_t p = 0; p < ids.size(); ++p)
+    ids[p] = p % 2 == 0 ? 5 : static_cast<std::int32_t>(p % 17);
   const Matrix& dout = init_table(Table::token, B * n, d, 8);
   Matrix first_wte(17, d), first_wpe(n, d);
   backend::embedding_backward(TokenIdBatch(ids.data(), B, n), dout, first_wte, first_wpe);
@@ -565,7 +593,8 @@ void expect_edges(bool atomic) {
   const std::vector<std::int32_t> ids = {6, 0, 6, 3, 0, 6, 2, 6};
   Matrix dout(B * T, d);
   for (std::int64_t q = 0; q < B * T; ++q) {
-    for (std::int64_t c = 0; c < d; ++c) dout(q, c) = static_cast<float>(q + 1) + 0.5f * static_cast<float>(c);
+    for (std::int64_t c = 0; c < d; ++c)
+      dout(q, c) = static_cast<float>(q + 1) + 0.5f * static_cast<float>(c);
   }
   Matrix expected_dwte(V, d), expected_dwpe(T, d);
   for (std::int64_t q = 0; q < B * T; ++q) {
@@ -585,7 +614,8 @@ void expect_edges(bool atomic) {
     (void)atomic;
     backend::embedding_backward(TokenIdBatch(ids.data(), B, T), dout, dwte, dwpe);
   }
-  EXPECT_TRUE(all_close("dwte (row V - 1 = 6 sums 4 rows of dout)", dwte.view(), expected_dwte, {}));
+  EXPECT_TRUE(
+      all_close("dwte (row V - 1 = 6 sums 4 rows of dout)", dwte.view(), expected_dwte, {}));
   EXPECT_TRUE(all_close("dwpe (n = T: row T - 1 = 3 is the last)", dwpe.view(), expected_dwpe, {}));
   EXPECT_TRUE(dwte.untouched("dwte"));
   EXPECT_TRUE(dwpe.untouched("dwpe"));
@@ -606,7 +636,8 @@ TEST(SgdStepRows, EdgesLastRowInsideAPoisonedFrame) {
   EXPECT_TRUE(w.untouched("w"));
   Framed zeroed(dw.view());
   backend::zero_rows(ids, zeroed);
-  EXPECT_TRUE(all_close("dw after zero_rows of ids 4, 0", zeroed.view(), matrix(5, 2, {0, 0, 3, 4, 5, 6, 7, 8, 0, 0}), {}));
+  EXPECT_TRUE(all_close("dw after zero_rows of ids 4, 0", zeroed.view(),
+                        matrix(5, 2, {0, 0, 3, 4, 5, 6, 7, 8, 0, 0}), {}));
   EXPECT_TRUE(zeroed.untouched("dw"));
 }
 #endif

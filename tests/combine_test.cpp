@@ -35,7 +35,7 @@ TEST(Combine, BatchUsesPositionInSequenceNotBatchIndex) {
                               0, 0, 2};
   Matrix out(6, 2);
   backend::combine_batch(tables.wte, tables.wpe, TokenIdBatch(ids, 2, 3), out);
-  const float expected[] = {4, 4, 101, 101, 204, 204,  // sequence 0
+  const float expected[] = {4, 4, 101, 101, 204, 204,   // sequence 0
                             0, 0, 100, 100, 202, 202};  // sequence 1 starts again at t = 0
   EXPECT_TRUE(all_close("x", out.view().flat(), expected, {}, 2));
 }
@@ -43,7 +43,7 @@ TEST(Combine, BatchUsesPositionInSequenceNotBatchIndex) {
 void expect_golden_case(const char* name) {
   const json& c = golden_case("combine", name);
   const Config config = config_of(c);
-  const Matrix& wte = token_table(config), wpe = position_table(config);
+  const Matrix &wte = token_table(config), wpe = position_table(config);
   const Matrix expected = to_matrix(c.at("out"));
   Matrix out(expected.rows(), config.d_model);
   if (c.at("ids").at(0).is_array()) {
@@ -53,7 +53,8 @@ void expect_golden_case(const char* name) {
       for (const std::int32_t id : to_ids(seq)) flat.push_back(id);
     }
     const auto n = static_cast<std::int64_t>(batch.at(0).size());
-    backend::combine_batch(wte, wpe, TokenIdBatch(flat.data(), static_cast<std::int64_t>(batch.size()), n), out);
+    backend::combine_batch(
+        wte, wpe, TokenIdBatch(flat.data(), static_cast<std::int64_t>(batch.size()), n), out);
   } else {
     backend::combine(wte, wpe, to_ids(c.at("ids")), out);
   }
@@ -77,21 +78,23 @@ std::vector<float> norms_of(const Matrix& x, double* sum) {
 
 TEST(Combine, GoldenAndrea120mExampleSequence) {
   const json& c = golden_case("combine", "andrea-120m-example");
-  const Matrix& wte = token_table(andrea_120m), wpe = position_table(andrea_120m);
+  const Matrix &wte = token_table(andrea_120m), wpe = position_table(andrea_120m);
   const std::vector<std::int32_t> ids = example_ids(1024, andrea_120m.vocab_size);
   Matrix x(1024, andrea_120m.d_model);
   backend::combine(wte, wpe, ids, x);
   for (const auto& [row, values] : c.at("rows").items()) {
-    EXPECT_TRUE(all_close("x row " + row, x.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+    EXPECT_TRUE(
+        all_close("x row " + row, x.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
   }
   double sum = 0.0;
-  EXPECT_TRUE(all_close("row norms", norms_of(x, &sum), to_floats(c.at("row_norms")), tolerance_of(c, "norm_tolerance")));
+  EXPECT_TRUE(all_close("row norms", norms_of(x, &sum), to_floats(c.at("row_norms")),
+                        tolerance_of(c, "norm_tolerance")));
   EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), tolerance_of(c, "sum_tolerance")));
 }
 
 TEST(Combine, GoldenAndrea120mBatch) {
   const json& c = golden_case("combine", "andrea-120m-batch");
-  const Matrix& wte = token_table(andrea_120m), wpe = position_table(andrea_120m);
+  const Matrix &wte = token_table(andrea_120m), wpe = position_table(andrea_120m);
   const std::vector<std::int32_t> ids = example_ids(1024, andrea_120m.vocab_size);
   std::vector<std::int32_t> batch(2 * 1024);
   for (std::size_t b = 0; b < 2; ++b) {
@@ -100,7 +103,8 @@ TEST(Combine, GoldenAndrea120mBatch) {
   Matrix x(2 * 1024, andrea_120m.d_model);
   backend::combine_batch(wte, wpe, TokenIdBatch(batch.data(), 2, 1024), x);
   double sum = 0.0;
-  EXPECT_TRUE(all_close("row norms", norms_of(x, &sum), to_floats(c.at("row_norms")), tolerance_of(c, "norm_tolerance")));
+  EXPECT_TRUE(all_close("row norms", norms_of(x, &sum), to_floats(c.at("row_norms")),
+                        tolerance_of(c, "norm_tolerance")));
   EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), tolerance_of(c, "sum_tolerance")));
 }
 
@@ -113,7 +117,7 @@ TEST_P(CombineWidth, EveryElementIsOneAddition) {
   const Matrix& wte = init_table(Table::token, 11, d);
   const Matrix& wpe = init_table(Table::position, 4, d);
   const std::int32_t ids[] = {10, 0, 7, 7,  //
-                              3, 3, 1, 10};
+                              3,  3, 1, 10};
   Matrix x(8, d), expected(8, d);
   for (std::int64_t r = 0; r < 8; ++r) {
     for (std::int64_t c = 0; c < d; ++c) expected(r, c) = wte(ids[r], c) + wpe(r % 4, c);
@@ -192,7 +196,8 @@ TEST_P(CombineAwkward, RandomIdsOverwriteThePoison) {
   backend::combine(wte, wpe, ids, out);
   Matrix expected(n, d);
   for (std::int64_t t = 0; t < n; ++t) {
-    for (std::int64_t c = 0; c < d; ++c) expected(t, c) = wte(ids[static_cast<std::size_t>(t)], c) + wpe(t, c);
+    for (std::int64_t c = 0; c < d; ++c)
+      expected(t, c) = wte(ids[static_cast<std::size_t>(t)], c) + wpe(t, c);
   }
   EXPECT_TRUE(all_close("x", out, expected, {}));
 }
@@ -206,7 +211,8 @@ TEST_P(CombineAwkward, RandomBatchOverwritesThePoison) {
   backend::combine_batch(wte, wpe, TokenIdBatch(ids.data(), batch, n), out);
   Matrix expected(batch * n, d);
   for (std::int64_t r = 0; r < batch * n; ++r) {
-    for (std::int64_t c = 0; c < d; ++c) expected(r, c) = wte(ids[static_cast<std::size_t>(r)], c) + wpe(r % n, c);
+    for (std::int64_t c = 0; c < d; ++c)
+      expected(r, c) = wte(ids[static_cast<std::size_t>(r)], c) + wpe(r % n, c);
   }
   EXPECT_TRUE(all_close("x", out, expected, {}));
 }
@@ -226,14 +232,17 @@ TEST(Combine, EdgesLastRowsInsideAPoisonedFrame) {
   for (std::int64_t q = 0; q < B * T; ++q) {
     const std::int32_t id = ids[static_cast<std::size_t>(q)];
     std::vector<float> expected(static_cast<std::size_t>(d));
-    for (std::int64_t c = 0; c < d; ++c) expected[static_cast<std::size_t>(c)] = wte.view()(id, c) + wpe.view()(q % T, c);
+    for (std::int64_t c = 0; c < d; ++c)
+      expected[static_cast<std::size_t>(c)] = wte.view()(id, c) + wpe.view()(q % T, c);
     ASSERT_TRUE(all_close("out row " + std::to_string(q) + " (id " + std::to_string(id) + ", t " +
-                              std::to_string(q % T) + ")", out.view().row(q), expected, {}));
+                              std::to_string(q % T) + ")",
+                          out.view().row(q), expected, {}));
   }
   EXPECT_TRUE(out.untouched("out"));
   Framed one(T, d);
   backend::combine(wte, wpe, std::span<const std::int32_t>(ids.data(), T), one);
-  EXPECT_TRUE(all_close("combine, one sequence", one.view(), ConstFloatView(out.view().data(), T, d), {}));
+  EXPECT_TRUE(
+      all_close("combine, one sequence", one.view(), ConstFloatView(out.view().data(), T, d), {}));
   EXPECT_TRUE(one.untouched("out of combine"));
 }
 

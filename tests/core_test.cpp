@@ -8,8 +8,8 @@
 #include "core/check.hpp"
 #include "core/config.hpp"
 #include "core/init.hpp"
-#include "reference/params.hpp"
 #include "core/philox.hpp"
+#include "reference/params.hpp"
 #include "tests/support/golden.hpp"
 
 namespace {
@@ -78,7 +78,8 @@ TEST(Init, StatisticsOfAndreaTokenTable) {
 TEST(ExampleIds, StartsWithTheLessonsIdsAndStaysInRange) {
   const std::vector<std::int32_t> ids = example_ids(1024, 8449);
   ASSERT_EQ(ids.size(), 1024u);
-  EXPECT_THAT(std::vector<std::int32_t>(ids.begin(), ids.begin() + 3), ::testing::ElementsAre(256, 1842, 7301));
+  EXPECT_THAT(std::vector<std::int32_t>(ids.begin(), ids.begin() + 3),
+              ::testing::ElementsAre(256, 1842, 7301));
   for (const std::int32_t id : ids) ASSERT_TRUE(id >= 0 && id < 8449) << id;
   EXPECT_THROW(example_ids(4, 100), InputError);
 }
@@ -101,8 +102,11 @@ TEST(Config, PresetsAndValidation) {
   EXPECT_THAT([] { config_by_name("llama"); },
               ::testing::ThrowsMessage<InputError>(::testing::HasSubstr("unknown config 'llama'")));
   EXPECT_NO_THROW(validate(andrea_120m));
-  EXPECT_THAT([] { validate({"bad", 8449, 768, -1, false}); },
-              ::testing::ThrowsMessage<InputError>(::testing::HasSubstr("context_length = -1")));
+  EXPECT_THAT(
+      [] {
+        validate({"bad", 8449, 768, -1, false});
+      },
+      ::testing::ThrowsMessage<InputError>(::testing::HasSubstr("context_length = -1")));
 }
 
 TEST(Check, MessagesNameTheValueAndTheBound) {

@@ -50,7 +50,8 @@ TEST_P(DotGolden, DotAndCosine) {
   const double expected_dot = c.at("dot");
   if (c.at("overflows_float32")) {
     // The exact dot product is beyond float32's range: it rounds to infinity.
-    EXPECT_EQ(backend::dot(a, b), std::copysign(std::numeric_limits<float>::infinity(), expected_dot));
+    EXPECT_EQ(backend::dot(a, b),
+              std::copysign(std::numeric_limits<float>::infinity(), expected_dot));
   } else {
     EXPECT_TRUE(close("dot", backend::dot(a, b), expected_dot, tolerance_of(c)));
   }

@@ -64,7 +64,8 @@ TEST(Lookup, GoldenAndrea120mExampleSequence) {
     }
     norms.push_back(static_cast<float>(std::sqrt(squares)));
   }
-  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("row_norms")), tolerance_of(c, "norm_tolerance")));
+  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("row_norms")),
+                        tolerance_of(c, "norm_tolerance")));
   EXPECT_TRUE(close("sum of x", sum, c.at("sum").get<double>(), tolerance_of(c, "sum_tolerance")));
 }
 
@@ -122,7 +123,8 @@ TEST_P(LookupWidth, RowsAreExactCopies) {
   Matrix out(5, d);
   backend::lookup(wte, ids, out);
   for (std::int64_t t = 0; t < 5; ++t) {
-    EXPECT_TRUE(all_close("out row " + std::to_string(t), out.row(t), wte.row(ids[static_cast<std::size_t>(t)]), {}));
+    EXPECT_TRUE(all_close("out row " + std::to_string(t), out.row(t),
+                          wte.row(ids[static_cast<std::size_t>(t)]), {}));
   }
 }
 
@@ -135,7 +137,8 @@ TEST(Lookup, AndreaLastRowAndFirstOutOfRangeId) {
   backend::lookup(wte, last, out);
   EXPECT_TRUE(all_close("row 8448", out.row(0), wte.row(8448), {}));
   const std::vector<std::int32_t> bad = {0, 8449};
-  EXPECT_INPUT_ERROR(backend::lookup(wte, bad, out), "token id 8449 at position 1 is outside [0, 8449)");
+  EXPECT_INPUT_ERROR(backend::lookup(wte, bad, out),
+                     "token id 8449 at position 1 is outside [0, 8449)");
 }
 
 // Awkward sizes, a random table, random ids ending with V - 1, a poisoned output: every row
@@ -162,7 +165,8 @@ INSTANTIATE_TEST_SUITE_P(Widths, LookupAwkward, ::testing::ValuesIn(kAwkwardWidt
 TEST(Lookup, EdgesFirstAndLastRowInsideAPoisonedFrame) {
   const std::int64_t V = kAwkwardVocab, d = 37;
   const Framed wte(init_table(Table::token, V, d, 5));
-  const std::vector<std::int32_t> ids = {static_cast<std::int32_t>(V - 1), 0, static_cast<std::int32_t>(V - 1), 1,
+  const std::vector<std::int32_t> ids = {static_cast<std::int32_t>(V - 1), 0,
+                                         static_cast<std::int32_t>(V - 1), 1,
                                          static_cast<std::int32_t>(V - 2)};
   Framed out(5, d);
   out.fill(kPoison);

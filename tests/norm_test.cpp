@@ -27,8 +27,8 @@ TEST(Norm, NoOverflowNoUnderflow) {
   const float big[] = {1e20f, 1, 1};  // 1e40 overflows float32
   EXPECT_EQ(backend::l2_norm(big), 1e20f);
   const float tiny[] = {1e-30f, 1e-30f};  // 1e-60 underflows float32
-  EXPECT_TRUE(close("norm of [1e-30, 1e-30]", backend::l2_norm(tiny), std::sqrt(2.0) * 1e-30,
-                    {0, 1e-6}));
+  EXPECT_TRUE(
+      close("norm of [1e-30, 1e-30]", backend::l2_norm(tiny), std::sqrt(2.0) * 1e-30, {0, 1e-6}));
 }
 
 class NormGolden : public ::testing::TestWithParam<const char*> {};
@@ -61,9 +61,7 @@ TEST(Norm, RowNormsOfAndreaTokenTable) {
   for (const float n : norms) ASSERT_NEAR(n, 1.0f, 0.25f);
 }
 
-TEST(NormBadInput, EmptyVector) {
-  EXPECT_INPUT_ERROR(backend::l2_norm({}), "v is empty");
-}
+TEST(NormBadInput, EmptyVector) { EXPECT_INPUT_ERROR(backend::l2_norm({}), "v is empty"); }
 
 TEST(NormBadInput, NonFinite) {
   const float nan[] = {1, std::numeric_limits<float>::quiet_NaN()};

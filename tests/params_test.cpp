@@ -49,8 +49,10 @@ TEST(Params, MaterializeAndrea120mReportsWhatItWrote) {
   double wte_sum = 0.0, wpe_sum = 0.0;
   for (const float x : wte.view().flat()) wte_sum += x;
   for (const float x : wpe.view().flat()) wpe_sum += x;
-  EXPECT_TRUE(close("sum of wte", wte_sum, c.at("wte_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
-  EXPECT_TRUE(close("sum of wpe", wpe_sum, c.at("wpe_sum").get<double>(), tolerance_of(c, "sum_tolerance")));
+  EXPECT_TRUE(close("sum of wte", wte_sum, c.at("wte_sum").get<double>(),
+                    tolerance_of(c, "sum_tolerance")));
+  EXPECT_TRUE(close("sum of wpe", wpe_sum, c.at("wpe_sum").get<double>(),
+                    tolerance_of(c, "sum_tolerance")));
 }
 
 TEST(Params, MaterializeTinyMatchesNumpyWholeTables) {
@@ -86,8 +88,10 @@ TEST(Params, MaterializeAwkwardSizesOverwritesThePoison) {
   Matrix wpe = poisoned(config.context_length, config.d_model);
   const ParameterReport report = backend::materialize(config, 99, wte, wpe);
   EXPECT_EQ(report.total, (1031 + 37) * 259);
-  EXPECT_TRUE(all_close("wte", wte, init_table(Table::token, config.vocab_size, config.d_model, 99), kOneUlp));
-  EXPECT_TRUE(all_close("wpe", wpe, init_table(Table::position, config.context_length, config.d_model, 99), kOneUlp));
+  EXPECT_TRUE(all_close("wte", wte, init_table(Table::token, config.vocab_size, config.d_model, 99),
+                        kOneUlp));
+  EXPECT_TRUE(all_close(
+      "wpe", wpe, init_table(Table::position, config.context_length, config.d_model, 99), kOneUlp));
 }
 
 // The edges: both tables inside poisoned frames: every element written (the last row of each
@@ -97,8 +101,11 @@ TEST(Params, EdgesTablesInsideAPoisonedFrame) {
   Framed wte(config.vocab_size, config.d_model), wpe(config.context_length, config.d_model);
   wte.fill(kPoison), wpe.fill(kPoison);
   backend::materialize(config, 7, wte, wpe);
-  EXPECT_TRUE(all_close("wte", wte.view(), init_table(Table::token, config.vocab_size, config.d_model, 7), kOneUlp));
-  EXPECT_TRUE(all_close("wpe", wpe.view(), init_table(Table::position, config.context_length, config.d_model, 7), kOneUlp));
+  EXPECT_TRUE(all_close("wte", wte.view(),
+                        init_table(Table::token, config.vocab_size, config.d_model, 7), kOneUlp));
+  EXPECT_TRUE(all_close("wpe", wpe.view(),
+                        init_table(Table::position, config.context_length, config.d_model, 7),
+                        kOneUlp));
   EXPECT_TRUE(wte.untouched("wte"));
   EXPECT_TRUE(wpe.untouched("wpe"));
 }

@@ -4,9 +4,9 @@
 // scheme work: RoPE keeps norms and makes scores depend on m - n only, the
 // sinusoidal PE(pos + k) is PE(pos) turned by a fixed rotation, and without
 // positions a sentence and its reversal are the same bag of rows.
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <numeric>
 
 #include "tests/support/awkward.hpp"
@@ -20,7 +20,8 @@ using namespace andrea::testing;
 
 constexpr std::int64_t kT = andrea_120m.context_length;  // 1024
 constexpr std::int64_t kD = andrea_120m.d_model;         // 768
-constexpr double kBase = 10000.0;  // RoPE base of RoFormer and LLaMA 1-2 (reference::rope_default_base)
+constexpr double kBase =
+    10000.0;  // RoPE base of RoFormer and LLaMA 1-2 (reference::rope_default_base)
 
 // The whole ANDREA-sized sinusoidal table (1024, 768) from the backend under test.
 Matrix sinusoidal(std::int64_t n = kT, std::int64_t d = kD) {
@@ -55,12 +56,13 @@ TEST(Sinusoidal, IssueValues) {
 }
 
 TEST(Sinusoidal, HandWorkedWidth4) {
-  // d_model = 4: w_0 = 1, w_1 = 10000^(-1/2) = 0.01. Row pos = [sin pos, cos pos, sin 0.01 pos, cos 0.01 pos].
+  // d_model = 4: w_0 = 1, w_1 = 10000^(-1/2) = 0.01. Row pos = [sin pos, cos pos, sin 0.01 pos, cos
+  // 0.01 pos].
   Matrix pe(3, 4);
-  backend::sinusoidal_table(3, 4, 3, pe);  // n == T is allowed
-  const float expected[] = {0.0f, 1.0f, 0.0f, 1.0f,  //
-                            0.84147098f, 0.54030231f, 0.0099998333f, 0.99995000f,
-                            0.90929743f, -0.41614684f, 0.019998667f, 0.99980001f};
+  backend::sinusoidal_table(3, 4, 3, pe);                                    // n == T is allowed
+  const float expected[] = {0.0f,        1.0f,         0.0f,          1.0f,  //
+                            0.84147098f, 0.54030231f,  0.0099998333f, 0.99995000f,
+                            0.90929743f, -0.41614684f, 0.019998667f,  0.99980001f};
   EXPECT_TRUE(all_close("PE", pe.view().flat(), expected, {1e-7, 0.0}, 4));
 }
 
@@ -79,18 +81,20 @@ TEST(Sinusoidal, WithinOneMillionthOfLongDoubleEverywhere) {
       const float angle32 = static_cast<float>(pos) * w32;  // the pitfall: a float32 product
       exact(pos, 2 * i) = static_cast<float>(std::sin(angle));
       exact(pos, 2 * i + 1) = static_cast<float>(std::cos(angle));
-      worst_float32_angle = std::max({worst_float32_angle,
-                                      static_cast<double>(std::fabs(std::sin(double{angle32}) - std::sin(angle))),
-                                      static_cast<double>(std::fabs(std::cos(double{angle32}) - std::cos(angle)))});
+      worst_float32_angle =
+          std::max({worst_float32_angle,
+                    static_cast<double>(std::fabs(std::sin(double{angle32}) - std::sin(angle))),
+                    static_cast<double>(std::fabs(std::cos(double{angle32}) - std::cos(angle)))});
     }
   }
   EXPECT_TRUE(all_close("PE vs long double", pe, exact, {1e-6, 0.0}));
   EXPECT_GT(worst_float32_angle, 5e-5) << "the float32-angle table should show the pitfall";
 }
 
-// sin((p + k) w) = sin(p w) cos(k w) + cos(p w) sin(k w), cos((p + k) w) = cos(p w) cos(k w) - sin(p w) sin(k w):
-// every pair of PE(p + k) is the pair of PE(p) turned by the angle k w_i, whatever p is.
-// The rotation for offset k is read off row k itself: PE[k] = (sin k w, cos k w) per pair.
+// sin((p + k) w) = sin(p w) cos(k w) + cos(p w) sin(k w), cos((p + k) w) = cos(p w) cos(k w) -
+// sin(p w) sin(k w): every pair of PE(p + k) is the pair of PE(p) turned by the angle k w_i,
+// whatever p is. The rotation for offset k is read off row k itself: PE[k] = (sin k w, cos k w) per
+// pair.
 TEST(Sinusoidal, ShiftByKIsAFixedRotation) {
   const Matrix pe = sinusoidal();
   for (const std::int64_t k : {1, 7, 100, 1000}) {
@@ -105,7 +109,8 @@ TEST(Sinusoidal, ShiftByKIsAFixedRotation) {
         expected(p, 2 * i + 1) = pe(p + k, 2 * i + 1);
       }
     }
-    EXPECT_TRUE(all_close(fmt::format("R_{} PE(pos) vs PE(pos + {})", k, k), shifted, expected, {2e-7, 0.0}));
+    EXPECT_TRUE(all_close(fmt::format("R_{} PE(pos) vs PE(pos + {})", k, k), shifted, expected,
+                          {2e-7, 0.0}));
   }
 }
 
@@ -120,7 +125,8 @@ TEST(Sinusoidal, GoldenAndrea120m) {
   const json& c = golden_case("position_schemes", "sinusoidal-andrea-120m");
   const Matrix pe = sinusoidal();
   for (const auto& [row, values] : c.at("rows").items()) {
-    EXPECT_TRUE(all_close("PE row " + row, pe.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
+    EXPECT_TRUE(
+        all_close("PE row " + row, pe.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
   }
   std::vector<float> sums(kD);
   for (std::int64_t col = 0; col < kD; ++col) {
@@ -142,7 +148,8 @@ TEST(SinusoidalBadInput, OddWidthLongerThanContextShapes) {
   EXPECT_INPUT_ERROR(backend::sinusoidal_table(1025, 768, 1024, big),
                      "sequence length 1025 exceeds context length 1024");
   EXPECT_INPUT_ERROR(backend::sinusoidal_table(0, 4, 8, out), "empty sequence");
-  EXPECT_INPUT_ERROR(backend::sinusoidal_table(3, 4, 8, out), "out has shape (4, 5), expected (3, 4)");
+  EXPECT_INPUT_ERROR(backend::sinusoidal_table(3, 4, 8, out),
+                     "out has shape (4, 5), expected (3, 4)");
   for (const float x : out.view().flat()) ASSERT_EQ(x, -7.0f) << "out was written";
   for (const float x : big.view().flat()) ASSERT_EQ(x, 0.0f) << "out was written";
 }
@@ -162,10 +169,10 @@ TEST(Rope, PositionZeroChangesNothingAndPairsTurnSeparately) {
   // Row 0 at position 0 is unchanged; row 1 = [0, 1, 0, 2] at position 2 turns pair 0 by
   // 2 rad and pair 1 by 0.02 rad: (0, 1) -> (-sin 2, cos 2), (0, 2) -> (-2 sin 0.02, 2 cos 0.02).
   const float x[] = {0.5f, -3.0f, 7.0f, 0.25f,  //
-                     0.0f, 1.0f, 0.0f, 2.0f};
+                     0.0f, 1.0f,  0.0f, 2.0f};
   Matrix out(2, 4);
   backend::rope(ConstFloatView(x, 2, 4), std::vector<std::int32_t>{0, 2}, 10000.0, out);
-  const float expected[] = {0.5f, -3.0f, 7.0f, 0.25f,  //
+  const float expected[] = {0.5f,         -3.0f,        7.0f,          0.25f,  //
                             -0.90929743f, -0.41614684f, -0.039997333f, 1.9996000f};
   EXPECT_TRUE(all_close("rope", out.view().flat(), expected, {1e-7, 1e-7}, 4));
 }
@@ -197,7 +204,8 @@ TEST(Rope, ScoreDependsOnlyOnOffset) {
     return dot(rotated(q, {m}).row(0), rotated(k, {n}).row(0));
   };
   EXPECT_TRUE(close("score(12, 10) vs score(5, 3)", score(12, 10), score(5, 3), {1e-5, 0.0}));
-  EXPECT_TRUE(close("score(1002, 1000) vs score(2, 0)", score(1002, 1000), score(2, 0), {1e-5, 0.0}));
+  EXPECT_TRUE(
+      close("score(1002, 1000) vs score(2, 0)", score(1002, 1000), score(2, 0), {1e-5, 0.0}));
   // ... and it does depend on the offset: m - n = 2 and m - n = 40 give different scores.
   EXPECT_GT(std::fabs(score(5, 3) - score(43, 3)), 1e-3) << "RoPE seems to rotate nothing";
 }
@@ -207,7 +215,8 @@ void expect_rope_golden(const char* name) {
   const Matrix x = to_matrix(c.at("x"));
   Matrix out(x.rows(), x.cols());
   backend::rope(x, to_ids(c.at("positions")), c.at("base").get<double>(), out);
-  EXPECT_TRUE(all_close(fmt::format("rope ({})", name), out, to_matrix(c.at("out")), tolerance_of(c)));
+  EXPECT_TRUE(
+      all_close(fmt::format("rope ({})", name), out, to_matrix(c.at("out")), tolerance_of(c)));
 }
 
 TEST(Rope, GoldenTiny) { expect_rope_golden("rope-tiny"); }
@@ -224,24 +233,27 @@ TEST(Rope, RotateHalfLayoutIsAPermutation) {
   const auto interleave = [&](const Matrix& m) {
     Matrix p(m.rows(), d);
     for (std::int64_t r = 0; r < m.rows(); ++r) {
-      for (std::int64_t i = 0; i < half; ++i) p(r, 2 * i) = m(r, i), p(r, 2 * i + 1) = m(r, i + half);
+      for (std::int64_t i = 0; i < half; ++i)
+        p(r, 2 * i) = m(r, i), p(r, 2 * i + 1) = m(r, i + half);
     }
     return p;
   };
   const Matrix qr = rotated(interleave(q), to_ids(c.at("q_positions")));
   const Matrix kr = rotated(interleave(k), to_ids(c.at("k_positions")));
-  EXPECT_TRUE(all_close("rope(P q) vs P rotate_half_rope(q)", qr, interleave(to_matrix(c.at("q_rotated"))),
-                        tolerance_of(c)));
+  EXPECT_TRUE(all_close("rope(P q) vs P rotate_half_rope(q)", qr,
+                        interleave(to_matrix(c.at("q_rotated"))), tolerance_of(c)));
   const Matrix scores_hf = to_matrix(c.at("scores"));
   std::vector<float> scores, unpermuted;
-  const Matrix qu = rotated(q, to_ids(c.at("q_positions"))), ku = rotated(k, to_ids(c.at("k_positions")));
+  const Matrix qu = rotated(q, to_ids(c.at("q_positions"))),
+               ku = rotated(k, to_ids(c.at("k_positions")));
   for (std::int64_t a = 0; a < 2; ++a) {
     for (std::int64_t b = 0; b < 2; ++b) {
       scores.push_back(static_cast<float>(dot(qr.row(a), kr.row(b))));
       unpermuted.push_back(static_cast<float>(dot(qu.row(a), ku.row(b))));
     }
   }
-  EXPECT_TRUE(all_close("scores q . k", scores, scores_hf.view().flat(), tolerance_of(c, "score_tolerance"), 2));
+  EXPECT_TRUE(all_close("scores q . k", scores, scores_hf.view().flat(),
+                        tolerance_of(c, "score_tolerance"), 2));
   // Without the permutation the two layouts disagree: a checkpoint must be read in its own layout.
   EXPECT_FALSE(all_close("scores without the permutation", unpermuted, scores_hf.view().flat(),
                          {1e-3, 0.0}, 2));
@@ -261,13 +273,18 @@ TEST(RopeBadInput, EveryBound) {
   EXPECT_INPUT_ERROR(backend::rope(x22, std::vector<std::int32_t>{0}, 10000.0, out22),
                      "positions has 1 entries, expected one per row of x (2)");
   EXPECT_INPUT_ERROR(backend::rope(x22, two, 0.0, out22), "RoPE base 0 is not a finite number > 0");
-  EXPECT_INPUT_ERROR(backend::rope(x22, two, -2.0, out22), "RoPE base -2 is not a finite number > 0");
-  EXPECT_INPUT_ERROR(backend::rope(x22, two, INFINITY, out22), "RoPE base inf is not a finite number > 0");
-  EXPECT_INPUT_ERROR(backend::rope(x22, two, NAN, out22), "RoPE base nan is not a finite number > 0");
+  EXPECT_INPUT_ERROR(backend::rope(x22, two, -2.0, out22),
+                     "RoPE base -2 is not a finite number > 0");
+  EXPECT_INPUT_ERROR(backend::rope(x22, two, INFINITY, out22),
+                     "RoPE base inf is not a finite number > 0");
+  EXPECT_INPUT_ERROR(backend::rope(x22, two, NAN, out22),
+                     "RoPE base nan is not a finite number > 0");
   EXPECT_INPUT_ERROR(backend::rope(ConstFloatView(bad, 2, 2), two, 10000.0, out22),
                      "x[2] is nan: a finite value is required");
-  EXPECT_INPUT_ERROR(backend::rope(x22, two, 10000.0, out), "out has shape (2, 3), expected (2, 2)");
-  EXPECT_INPUT_ERROR(backend::rope(ConstFloatView(nullptr, 0, 2), {}, 10000.0, out22), "x is empty");
+  EXPECT_INPUT_ERROR(backend::rope(x22, two, 10000.0, out),
+                     "out has shape (2, 3), expected (2, 2)");
+  EXPECT_INPUT_ERROR(backend::rope(ConstFloatView(nullptr, 0, 2), {}, 10000.0, out22),
+                     "x is empty");
   for (const float v : out22.view().flat()) ASSERT_EQ(v, -7.0f) << "out was written";
 }
 
@@ -312,7 +329,8 @@ TEST(PositionsMatter, SentenceAndItsReversal) {
 
   const Matrix& learned = init_table(Table::position, 6, kD);  // rows 0..5 of ANDREA's wpe
   const Matrix fixed = sinusoidal(6);
-  for (const auto& [name, pos] : {std::pair{"learned", &learned}, std::pair{"sinusoidal", &fixed}}) {
+  for (const auto& [name, pos] :
+       {std::pair{"learned", &learned}, std::pair{"sinusoidal", &fixed}}) {
     const Matrix pa = embed(sentence, pos), pb = embed(reversed, pos);
     EXPECT_FALSE(bag(pa) == bag(pb)) << "with " << name << " positions the rows should differ";
     EXPECT_GT(std::fabs(sum_of_squared_norms(pa) - sum_of_squared_norms(pb)), 1e-3)

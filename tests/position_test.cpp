@@ -36,8 +36,8 @@ TEST(Position, GoldenAndrea120mFullContext) {
   Matrix out(1024, andrea_120m.d_model);
   backend::positions(wpe, 1024, out);  // n == T is allowed
   for (const auto& [row, values] : c.at("rows").items()) {
-    EXPECT_TRUE(all_close("out row " + row, out.row(std::stoll(row)), to_floats(values),
-                          tolerance_of(c)));
+    EXPECT_TRUE(
+        all_close("out row " + row, out.row(std::stoll(row)), to_floats(values), tolerance_of(c)));
   }
   std::vector<float> norms;
   for (std::int64_t t = 0; t < out.rows(); ++t) {
@@ -45,7 +45,8 @@ TEST(Position, GoldenAndrea120mFullContext) {
     for (const float x : out.row(t)) squares += double{x} * x;
     norms.push_back(static_cast<float>(std::sqrt(squares)));
   }
-  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("row_norms")), tolerance_of(c, "norm_tolerance")));
+  EXPECT_TRUE(all_close("row norms", norms, to_floats(c.at("row_norms")),
+                        tolerance_of(c, "norm_tolerance")));
 }
 
 TEST(PositionBadInput, LongerThanContext) {

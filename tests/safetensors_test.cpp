@@ -1,15 +1,15 @@
 // safetensors read and write (apps/safetensors, apps/weights): files written byte
 // by byte by golden/safetensors_files.py (numpy) are read exactly, a round trip is
 // bit-exact, and every malformed file is an InputError naming what is wrong.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 #include <limits>
-#include <unistd.h>
 
 #include "apps/output_files.hpp"
 #include "apps/safetensors.hpp"
@@ -28,7 +28,8 @@ const std::string golden = std::string(ANDREA_GOLDEN_DIR) + "/safetensors/";
 // A file made of a header text and data bytes, the length prefix computed.
 std::string file(const std::string& header, const std::string& data = std::string(16, '\0')) {
   std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>(header.size() >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    out[static_cast<std::size_t>(i)] = static_cast<char>(header.size() >> (8 * i));
   return out + header + data;
 }
 
@@ -37,7 +38,8 @@ struct TempFile {
   std::string path;
   explicit TempFile(const std::string& bytes, const std::string& name = "t.safetensors")
       : path((std::filesystem::temp_directory_path() /
-              ("andrea_st_" + std::to_string(::getpid()) + "_" + name)).string()) {
+              ("andrea_st_" + std::to_string(::getpid()) + "_" + name))
+                 .string()) {
     std::ofstream(path, std::ios::binary) << bytes;
   }
   ~TempFile() { std::filesystem::remove(path); }
@@ -56,7 +58,8 @@ TEST(Safetensors, ReadsTheNumpyWrittenFileExactly) {
   EXPECT_EQ(wte->shape, (std::vector<std::int64_t>{5, 4}));
   EXPECT_EQ(wpe->shape, (std::vector<std::int64_t>{3, 4}));
   for (int r = 0; r < 5; ++r) {
-    for (int c = 0; c < 4; ++c) EXPECT_EQ(wte->values[static_cast<std::size_t>(4 * r + c)], (4 * r + c) / 4.0f - 1.5f);
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(wte->values[static_cast<std::size_t>(4 * r + c)], (4 * r + c) / 4.0f - 1.5f);
   }
   EXPECT_EQ(wte->values[19], 3.25f);
   EXPECT_EQ(wpe->values[11], -1.375f);
@@ -73,13 +76,15 @@ TEST(Safetensors, ReadsGpt2NamesWithTheTransformerPrefix) {
   EXPECT_EQ(t.wte(0, 0), -4.0f);
   EXPECT_EQ(t.wte(5, 2), 4.5f);
   const float wpe[] = {1e-3f, -1e-3f, 3.5f, 1e30f, -1e-30f, 0.0f};
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(t.wpe.view().flat()[static_cast<std::size_t>(i)], wpe[i]) << i;
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(t.wpe.view().flat()[static_cast<std::size_t>(i)], wpe[i]) << i;
   const Config c = config_of(t);
   EXPECT_EQ(c.vocab_size, 6);
   EXPECT_EQ(c.d_model, 3);
   EXPECT_EQ(c.context_length, 2);
   // The unrelated tensor is validated but not converted.
-  const Safetensors f = read_safetensors(golden + "gpt2_names.safetensors", {"transformer.wte.weight"});
+  const Safetensors f =
+      read_safetensors(golden + "gpt2_names.safetensors", {"transformer.wte.weight"});
   EXPECT_EQ(f.names.size(), 3u);
   EXPECT_EQ(f.tensors.size(), 1u);
 }
@@ -91,10 +96,12 @@ TEST(Safetensors, WidensBf16AndF16Exactly) {
   ASSERT_TRUE(wte && wpe);
   EXPECT_EQ(wte->dtype, "BF16");
   EXPECT_EQ(wpe->dtype, "F16");
-  const float expected_wte[] = {1.0f, -2.5f, 0.15625f, 3.3895314e38f, -0.0f, std::ldexp(1.0f, -133)};
+  const float expected_wte[] = {1.0f,          -2.5f, 0.15625f,
+                                3.3895314e38f, -0.0f, std::ldexp(1.0f, -133)};
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(std::bit_cast<std::uint32_t>(wte->values[static_cast<std::size_t>(i)]),
-              std::bit_cast<std::uint32_t>(expected_wte[i])) << i;
+              std::bit_cast<std::uint32_t>(expected_wte[i]))
+        << i;
   }
   EXPECT_EQ(wpe->values[0], 0.333251953125f);
   EXPECT_EQ(wpe->values[1], -65504.0f);
@@ -120,7 +127,8 @@ TEST(Safetensors, RoundTripIsBitExact) {
   const auto same_bits = [](ConstFloatView x, ConstFloatView y) {
     if (x.rows() != y.rows() || x.cols() != y.cols()) return false;
     for (std::int64_t i = 0; i < x.size(); ++i) {
-      if (std::bit_cast<std::uint32_t>(x.data()[i]) != std::bit_cast<std::uint32_t>(y.data()[i])) return false;
+      if (std::bit_cast<std::uint32_t>(x.data()[i]) != std::bit_cast<std::uint32_t>(y.data()[i]))
+        return false;
     }
     return true;
   };
@@ -134,17 +142,20 @@ TEST(Safetensors, RoundTripIsBitExact) {
   const std::string bytes = safetensors_bytes({{"wte", wte}, {"wpe", wpe}}, {});
   EXPECT_EQ(static_cast<unsigned char>(bytes[0]) % 8, 0);
   EXPECT_EQ(bytes.size(), 8 + static_cast<unsigned char>(bytes[0]) + (3 * 2 + 2 * 2) * 4u);
-  EXPECT_INPUT_ERROR(safetensors_bytes({{"wte", wte}, {"wte", wpe}}, {}), "'wte': empty, repeated or reserved");
+  EXPECT_INPUT_ERROR(safetensors_bytes({{"wte", wte}, {"wte", wpe}}, {}),
+                     "'wte': empty, repeated or reserved");
 }
 
 TEST(Safetensors, NeverWritesATableThatIsNotFinite) {
   Matrix wte(3, 2), wpe(2, 2);
   wte(2, 1) = std::numeric_limits<float>::infinity();
-  EXPECT_INPUT_ERROR(weights_bytes(wte, wpe, Config{"tiny", 3, 2, 2, false, 0}, 1),
-                     "cannot write tensor 'wte': row 2 holds inf (column 1): every value must be finite");
+  EXPECT_INPUT_ERROR(
+      weights_bytes(wte, wpe, Config{"tiny", 3, 2, 2, false, 0}, 1),
+      "cannot write tensor 'wte': row 2 holds inf (column 1): every value must be finite");
   wte(2, 1) = 0.0f;
   wpe(0, 0) = std::nanf("");
-  EXPECT_INPUT_ERROR(safetensors_bytes({{"wte", wte}, {"wpe", wpe}}, {}), "cannot write tensor 'wpe': row 0 holds nan");
+  EXPECT_INPUT_ERROR(safetensors_bytes({{"wte", wte}, {"wpe", wpe}}, {}),
+                     "cannot write tensor 'wpe': row 0 holds nan");
 }
 
 TEST(Safetensors, ATensorNotNeededMayHaveAnyDtype) {
@@ -161,8 +172,9 @@ TEST(Safetensors, ATensorNotNeededMayHaveAnyDtype) {
                      "tensor 'h.0.attn': unsupported dtype 'F64'");
   const std::string wrong = R"({"wte": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
                                "h.0.attn": {"dtype": "F64", "shape": [2], "data_offsets": [16, 24]}})";
-  EXPECT_INPUT_ERROR(parse_safetensors(file(wrong, std::string(24, '\0')), "f", {"wte"}),
-                     "tensor 'h.0.attn': shape [2] of F64 needs 16 bytes but data_offsets [16, 24] hold 8");
+  EXPECT_INPUT_ERROR(
+      parse_safetensors(file(wrong, std::string(24, '\0')), "f", {"wte"}),
+      "tensor 'h.0.attn': shape [2] of F64 needs 16 bytes but data_offsets [16, 24] hold 8");
 }
 
 // --- Malformed files: each names the tensor and what is wrong. -----------------
@@ -178,14 +190,17 @@ TEST(SafetensorsMalformed, TruncatedFile) {
 TEST(SafetensorsMalformed, HeaderLengthPastTheEnd) {
   std::string bytes = file("{" + ok_entry + "}");
   bytes[0] = static_cast<char>(0xff);
-  EXPECT_INPUT_ERROR(parse_safetensors(bytes, "f"), "header length 255 runs past the end of the file");
+  EXPECT_INPUT_ERROR(parse_safetensors(bytes, "f"),
+                     "header length 255 runs past the end of the file");
   bytes = file("{" + ok_entry + "}");
-  EXPECT_INPUT_ERROR(parse_safetensors(bytes.substr(0, 40), "f"), "runs past the end of the file (32 bytes");
+  EXPECT_INPUT_ERROR(parse_safetensors(bytes.substr(0, 40), "f"),
+                     "runs past the end of the file (32 bytes");
 }
 
 TEST(SafetensorsMalformed, HeaderNotJsonOrNotAnObject) {
   EXPECT_INPUT_ERROR(parse_safetensors(file("{\"wte\": "), "f"), "f: the header is not valid JSON");
-  EXPECT_INPUT_ERROR(parse_safetensors(file("[1, 2]"), "f"), "f: the header is a JSON array, not an object");
+  EXPECT_INPUT_ERROR(parse_safetensors(file("[1, 2]"), "f"),
+                     "f: the header is a JSON array, not an object");
   EXPECT_INPUT_ERROR(parse_safetensors(file("{\"wte\": 3}", ""), "f"),
                      "tensor 'wte': entry is a JSON number, not an object");
   EXPECT_INPUT_ERROR(parse_safetensors(file(R"({"wte": {"dtype": "F32", "shape": [0]}})", ""), "f"),
@@ -198,22 +213,29 @@ TEST(SafetensorsMalformed, ANameOrAFieldGivenTwice) {
   // A JSON object keeps the last of two equal keys: F32 bytes would be read as F16.
   const std::string twice = R"({"wte": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
                                "wte": {"dtype": "F16", "shape": [2, 4], "data_offsets": [0, 16]}})";
-  EXPECT_INPUT_ERROR(parse_safetensors(file(twice), "f"), "f: tensor 'wte' is named twice in the header");
-  const std::string field = R"({"wte": {"dtype": "F32", "dtype": "F16", "shape": [2, 4], "data_offsets": [0, 16]}})";
-  EXPECT_INPUT_ERROR(parse_safetensors(file(field), "f"), "f: tensor 'wte': field \"dtype\" is given twice");
-  EXPECT_INPUT_ERROR(parse_safetensors(file(R"({"__metadata__": {"seed": "1", "seed": "2"}})", ""), "f"),
-                     "f: __metadata__ key 'seed' is given twice");
+  EXPECT_INPUT_ERROR(parse_safetensors(file(twice), "f"),
+                     "f: tensor 'wte' is named twice in the header");
+  const std::string field =
+      R"({"wte": {"dtype": "F32", "dtype": "F16", "shape": [2, 4], "data_offsets": [0, 16]}})";
+  EXPECT_INPUT_ERROR(parse_safetensors(file(field), "f"),
+                     "f: tensor 'wte': field \"dtype\" is given twice");
+  EXPECT_INPUT_ERROR(
+      parse_safetensors(file(R"({"__metadata__": {"seed": "1", "seed": "2"}})", ""), "f"),
+      "f: __metadata__ key 'seed' is given twice");
 }
 
 TEST(SafetensorsMalformed, HeaderParseIsBoundedInMemoryAndTime) {
   // 10 MB of nesting, and an array of 5 million numbers: each stops at once (a parse into
   // a JSON tree would take about 40 bytes for every byte of the header).
-  const std::string deep = R"({"wte": {"shape": )" + std::string(5'000'000, '[') + std::string(5'000'000, ']') + "}}";
+  const std::string deep =
+      R"({"wte": {"shape": )" + std::string(5'000'000, '[') + std::string(5'000'000, ']') + "}}";
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_INPUT_ERROR(parse_safetensors(file(deep), "f"), "tensor 'wte': the entry nests deeper than a safetensors header does");
+  EXPECT_INPUT_ERROR(parse_safetensors(file(deep), "f"),
+                     "tensor 'wte': the entry nests deeper than a safetensors header does");
   std::string wide = R"({"wte": {"shape": [0)";
   for (int i = 0; i < 5'000'000; ++i) wide += ",0";
-  EXPECT_INPUT_ERROR(parse_safetensors(file(wide + "]}}"), "f"), "tensor 'wte': an array of more than 64 entries");
+  EXPECT_INPUT_ERROR(parse_safetensors(file(wide + "]}}"), "f"),
+                     "tensor 'wte': an array of more than 64 entries");
   EXPECT_INPUT_ERROR(parse_safetensors(file(R"({"wte": {"shape": [], "x": {"y": 1}}})"), "f"),
                      "tensor 'wte': the entry nests deeper");
   // A generous bound: it takes milliseconds; a tree of the deep header took seconds.
@@ -229,12 +251,14 @@ TEST(SafetensorsMalformed, OffsetsOverlap) {
 
 TEST(SafetensorsMalformed, OffsetsOutOfOrderOrLeavingAHole) {
   EXPECT_INPUT_ERROR(
-      parse_safetensors(file(R"({"wte": {"dtype": "F32", "shape": [0], "data_offsets": [16, 0]}})"), "f"),
+      parse_safetensors(file(R"({"wte": {"dtype": "F32", "shape": [0], "data_offsets": [16, 0]}})"),
+                        "f"),
       "tensor 'wte': data_offsets [16, 0] run backwards");
   const std::string hole = R"({"wte": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
                               "wpe": {"dtype": "F32", "shape": [1], "data_offsets": [12, 16]}})";
-  EXPECT_INPUT_ERROR(parse_safetensors(file(hole), "f"),
-                     "tensor 'wpe': data_offsets [12, 16] leave bytes [8, 12) of the data to no tensor");
+  EXPECT_INPUT_ERROR(
+      parse_safetensors(file(hole), "f"),
+      "tensor 'wpe': data_offsets [12, 16] leave bytes [8, 12) of the data to no tensor");
   EXPECT_INPUT_ERROR(parse_safetensors(file("{" + ok_entry + "}", std::string(20, '\0')), "f"),
                      "bytes [16, 20) at the end of the data belong to no tensor");
 }
@@ -243,34 +267,40 @@ TEST(SafetensorsMalformed, OffsetsPastTheData) {
   EXPECT_INPUT_ERROR(parse_safetensors(file("{" + ok_entry + "}", std::string(12, '\0')), "f"),
                      "tensor 'wte': data_offsets [0, 16] run past the 12 bytes of data");
   EXPECT_INPUT_ERROR(
-      parse_safetensors(file(R"({"wte": {"dtype": "F32", "shape": [4], "data_offsets": [-4, 16]}})"), "f"),
+      parse_safetensors(
+          file(R"({"wte": {"dtype": "F32", "shape": [4], "data_offsets": [-4, 16]}})"), "f"),
       "tensor 'wte': data_offsets holds -4 where a non-negative integer belongs");
 }
 
 TEST(SafetensorsMalformed, UnsupportedDtype) {
   EXPECT_INPUT_ERROR(
-      parse_safetensors(file(R"({"wte": {"dtype": "F64", "shape": [2], "data_offsets": [0, 16]}})"), "f"),
+      parse_safetensors(file(R"({"wte": {"dtype": "F64", "shape": [2], "data_offsets": [0, 16]}})"),
+                        "f"),
       "tensor 'wte': unsupported dtype 'F64' (this reader takes F32, BF16 and F16)");
 }
 
 TEST(SafetensorsMalformed, ShapeTimesElementSizeDiffersFromTheRange) {
   EXPECT_INPUT_ERROR(
-      parse_safetensors(file(R"({"wte": {"dtype": "BF16", "shape": [2, 2], "data_offsets": [0, 16]}})"), "f"),
+      parse_safetensors(
+          file(R"({"wte": {"dtype": "BF16", "shape": [2, 2], "data_offsets": [0, 16]}})"), "f"),
       "tensor 'wte': shape [2, 2] of BF16 needs 8 bytes but data_offsets [0, 16] hold 16");
   EXPECT_INPUT_ERROR(
       parse_safetensors(file(R"({"wte": {"dtype": "F32", "shape": [4294967296, 4294967296, 16],
-                                 "data_offsets": [0, 16]}})"), "f"),
+                                 "data_offsets": [0, 16]}})"),
+                        "f"),
       "needs more than the file's bytes");
   EXPECT_INPUT_ERROR(
-      parse_safetensors(file(R"({"wte": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 16]}})"), "f"),
+      parse_safetensors(
+          file(R"({"wte": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 16]}})"), "f"),
       "tensor 'wte': shape holds 2.5 where a non-negative integer belongs");
 }
 
 TEST(SafetensorsMalformed, MissingTableOrDisagreeingDModel) {
   const TempFile only_wte(file("{" + ok_entry + "}"), "only_wte.safetensors");
-  EXPECT_INPUT_ERROR(load_embedding_tables(only_wte.path),
-                     "no wpe table: looked for wpe, wpe.weight, transformer.wpe, transformer.wpe.weight; "
-                     "the file holds wte");
+  EXPECT_INPUT_ERROR(
+      load_embedding_tables(only_wte.path),
+      "no wpe table: looked for wpe, wpe.weight, transformer.wpe, transformer.wpe.weight; "
+      "the file holds wte");
   const TempFile disagree(
       file(R"({"wte": {"dtype": "F32", "shape": [1, 4], "data_offsets": [0, 16]},
                "wpe": {"dtype": "F32", "shape": [2, 2], "data_offsets": [16, 32]}})",
@@ -278,12 +308,12 @@ TEST(SafetensorsMalformed, MissingTableOrDisagreeingDModel) {
       "disagree.safetensors");
   EXPECT_INPUT_ERROR(load_embedding_tables(disagree.path),
                      "tables disagree on d_model: 'wte' has shape [1, 4], 'wpe' has shape [2, 2]");
-  const TempFile flat(
-      file(R"({"wte": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
+  const TempFile flat(file(R"({"wte": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
                "wpe": {"dtype": "F32", "shape": [2, 2], "data_offsets": [16, 32]}})",
-           std::string(32, '\0')),
-      "flat.safetensors");
-  EXPECT_INPUT_ERROR(load_embedding_tables(flat.path), "tensor 'wte' has shape [4]; the table wte must be 2-D");
+                           std::string(32, '\0')),
+                      "flat.safetensors");
+  EXPECT_INPUT_ERROR(load_embedding_tables(flat.path),
+                     "tensor 'wte' has shape [4]; the table wte must be 2-D");
   EXPECT_INPUT_ERROR(load_embedding_tables("/nonexistent.safetensors"), "cannot open weights file");
 }
 

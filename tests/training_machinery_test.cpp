@@ -12,8 +12,8 @@
 #include "training/trainer.hpp"
 #include "training/vocabulary.hpp"
 
-#define EXPECT_INPUT_ERROR(statement, text)                                         \
-  EXPECT_THAT([&] { statement; },                                                   \
+#define EXPECT_INPUT_ERROR(statement, text) \
+  EXPECT_THAT([&] { statement; },           \
               ::testing::ThrowsMessage<::andrea::InputError>(::testing::HasSubstr(text)))
 
 namespace {
@@ -40,10 +40,11 @@ TEST(Training, VocabularyRule) {
   corpus.source = "test";
   training::append_words("The cat's cat, a CAT and_a dog!", corpus.words);
   corpus.sentence_starts = {0, static_cast<std::int64_t>(corpus.words.size())};
-  EXPECT_THAT(corpus.words, ::testing::ElementsAre("the", "cat", "s", "cat", "a", "cat", "and", "a", "dog"));
+  EXPECT_THAT(corpus.words,
+              ::testing::ElementsAre("the", "cat", "s", "cat", "a", "cat", "and", "a", "dog"));
   const training::Vocabulary vocab = training::build_vocabulary(corpus, 2);
   EXPECT_THAT(vocab.words, ::testing::ElementsAre("<unk>", "cat", "a"));  // most frequent first
-  EXPECT_THAT(vocab.counts, ::testing::ElementsAre(4, 3, 2));           // <unk>: the, s, and, dog
+  EXPECT_THAT(vocab.counts, ::testing::ElementsAre(4, 3, 2));             // <unk>: the, s, and, dog
   EXPECT_INPUT_ERROR(training::build_vocabulary(corpus, 4), "a vocabulary of fewer than 2 words");
   EXPECT_INPUT_ERROR(vocab.at("dog"), "the word 'dog' is not in the vocabulary (3 words)");
 }
@@ -97,15 +98,19 @@ TEST(Training, ARunThatTrainsNoStepFails) {
   EXPECT_INPUT_ERROR(training::train(ids, corpus.sentence_starts, vocab, o),
                      "trained no step: no sentence of the 4 words gave a (centre, context) pair");
   o.init_scale = 1e40;  // float32 overflows: wte would start as inf
-  EXPECT_INPUT_ERROR(training::train(ids, corpus.sentence_starts, vocab, o), "init scale 1e+40 overflows float32");
+  EXPECT_INPUT_ERROR(training::train(ids, corpus.sentence_starts, vocab, o),
+                     "init scale 1e+40 overflows float32");
 }
 
 TEST(Vocabulary, TextReadBackIsTheSame) {
   const training::Vocabulary v = training::parse_vocabulary("<unk> 3\ncat 2\ndog 0\n", "v");
   EXPECT_EQ(training::vocabulary_text(v), "<unk> 3\ncat 2\ndog 0\n");
-  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat 2\ncat 1\n", "v"), "v:3: the word 'cat' appears twice");
-  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat\n", "v"), "v:2: expected 'word count', got 'cat'");
-  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\n", "v"), "v: a vocabulary of fewer than 2 words");
+  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat 2\ncat 1\n", "v"),
+                     "v:3: the word 'cat' appears twice");
+  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\ncat\n", "v"),
+                     "v:2: expected 'word count', got 'cat'");
+  EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\n", "v"),
+                     "v: a vocabulary of fewer than 2 words");
 }
 
 // A runner whose scores "run off to inf" at step fail_at: what train() says about it.
@@ -121,7 +126,8 @@ class FailingRunner final : public training::StepRunner {
  private:
   int steps_ = 0;
 };
-std::unique_ptr<training::StepRunner> failing_runner(ConstFloatView, ConstFloatView, std::int64_t, std::int64_t) {
+std::unique_ptr<training::StepRunner> failing_runner(ConstFloatView, ConstFloatView, std::int64_t,
+                                                     std::int64_t) {
   return std::make_unique<FailingRunner>();
 }
 
@@ -137,7 +143,8 @@ std::string divergence_after(int steps) {  // 200 sentences of 5 words, 1 epoch
   o.d_model = 4, o.epochs = 1, o.subsample = 0.0;
   fail_at = steps;
   try {
-    training::train(training::encode(corpus, vocab), corpus.sentence_starts, vocab, o, {}, failing_runner);
+    training::train(training::encode(corpus, vocab), corpus.sentence_starts, vocab, o, {},
+                    failing_runner);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -147,7 +154,8 @@ std::string divergence_after(int steps) {  // 200 sentences of 5 words, 1 epoch
 TEST(Training, EarlyDivergenceNamesTheStepBeforeTheSettings) {
   // Step 2 of 200: 5 of 1,000 words (0.5%), the first 1% of the run.
   const std::string early = divergence_after(2);
-  EXPECT_THAT(early, ::testing::StartsWith("training diverged in epoch 1, 5 words into the run (0.5%), at lr "));
+  EXPECT_THAT(early, ::testing::StartsWith(
+                         "training diverged in epoch 1, 5 words into the run (0.5%), at lr "));
   EXPECT_THAT(early, ::testing::HasSubstr("scores[3] is inf"));
   const auto step = early.find("the step itself is the likely cause: check that sgns_step clears");
   ASSERT_NE(step, std::string::npos) << early;

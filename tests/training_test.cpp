@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -114,11 +114,14 @@ class Stepper {
  public:
   Stepper(Matrix& wte, Matrix& wout, std::int64_t max_pairs, std::int64_t k1)
 #if defined(ANDREA_BACKEND_CUDA)
-      : wte_(wte), wout_(wout), tables_(wte, wout, max_pairs, k1) {}
+      : wte_(wte),
+        wout_(wout),
+        tables_(wte, wout, max_pairs, k1){}
 #else
-      : wte_(wte), wout_(wout), scratch_(wte.rows(), wte.cols(), max_pairs, k1) {}
+      : wte_(wte), wout_(wout), scratch_(wte.rows(), wte.cols(), max_pairs, k1) {
+  }
 #endif
-  double step(TokenIds centres, TokenIdBatch targets, float lr) {
+        double step(TokenIds centres, TokenIdBatch targets, float lr) {
 #if defined(ANDREA_BACKEND_CUDA)
     struct CopyBack {
       Stepper& s;
@@ -180,13 +183,15 @@ TEST(Training, StepRefusesBadInputAndChangesNothing) {
   Stepper s(g.wte, g.wout, g.P, g.K1);
   s.step(g.centres, g.targets(), 0.5f);  // a good step first: the refusals come after real work
   const Matrix wte_before = g.wte, wout_before = g.wout;
-  EXPECT_INPUT_ERROR(s.step(g.centres, g.targets(), -1.0f), "learning rate -1 is not a finite number > 0");
+  EXPECT_INPUT_ERROR(s.step(g.centres, g.targets(), -1.0f),
+                     "learning rate -1 is not a finite number > 0");
   std::vector<std::int32_t> bad = g.flat_targets;
   bad[7] = 6;
   EXPECT_INPUT_ERROR(s.step(g.centres, TokenIdBatch(bad.data(), g.P, g.K1), 0.5f),
                      "token id 6 at position 7 is outside [0, 6)");
   Stepper small(g.wte, g.wout, 2, g.K1);
-  EXPECT_INPUT_ERROR(small.step(g.centres, g.targets(), 0.5f), "targets has shape (8, 3), expected (2, 3)");
+  EXPECT_INPUT_ERROR(small.step(g.centres, g.targets(), 0.5f),
+                     "targets has shape (8, 3), expected (2, 3)");
   EXPECT_TRUE(all_close("wte", g.wte, wte_before, {0, 0}));
   EXPECT_TRUE(all_close("wout", g.wout, wout_before, {0, 0}));
 }
@@ -200,7 +205,6 @@ TEST(Training, StepRefusesANonFiniteScore) {
   EXPECT_TRUE(all_close("wte", g.wte, wte_before, {0, 0}));
   EXPECT_TRUE(all_close("wout", g.wout, wout_before, {0, 0}));
 }
-
 
 // --- End to end: your step trains a slice of WordNet -------------------------------------
 // The slice: every sentence of WordNet (lemmas and gloss of one synset) that holds a word of
@@ -248,27 +252,32 @@ Slice wordnet_slice() {
   for (std::int64_t s = 0; s < all.sentences(); ++s) {
     const auto begin = all.words.begin() + all.sentence_starts[static_cast<std::size_t>(s)];
     const auto end = all.words.begin() + all.sentence_starts[static_cast<std::size_t>(s) + 1];
-    if (std::none_of(begin, end, [&](const std::string& w) { return wanted.count(w) > 0; })) continue;
+    if (std::none_of(begin, end, [&](const std::string& w) { return wanted.count(w) > 0; }))
+      continue;
     if (matching++ % 5 != 0) continue;
     slice.corpus.words.insert(slice.corpus.words.end(), begin, end);
     slice.corpus.sentence_starts.push_back(static_cast<std::int64_t>(slice.corpus.words.size()));
   }
-  for (const auto& p : pairs) (p[2] == "related" ? slice.related : slice.unrelated).emplace_back(p[0], p[1]);
+  for (const auto& p : pairs)
+    (p[2] == "related" ? slice.related : slice.unrelated).emplace_back(p[0], p[1]);
   return slice;
 }
 
 // Mean centred cosine of the related pairs minus that of the unrelated ones (pairs whose two
 // words are rows), in double: the table minus its mean row, then cos(a, b).
-double pair_margin(ConstFloatView table, const training::Vocabulary& vocab, const Slice& slice, std::int64_t* used) {
+double pair_margin(ConstFloatView table, const training::Vocabulary& vocab, const Slice& slice,
+                   std::int64_t* used) {
   const std::int64_t V = table.rows(), d = table.cols();
   std::vector<double> mean(static_cast<std::size_t>(d), 0.0);
   for (std::int64_t v = 0; v < V; ++v) {
-    for (std::int64_t c = 0; c < d; ++c) mean[static_cast<std::size_t>(c)] += table(v, c) / static_cast<double>(V);
+    for (std::int64_t c = 0; c < d; ++c)
+      mean[static_cast<std::size_t>(c)] += table(v, c) / static_cast<double>(V);
   }
   const auto cosine = [&](std::int32_t a, std::int32_t b) {
     double ab = 0, aa = 0, bb = 0;
     for (std::int64_t c = 0; c < d; ++c) {
-      const double x = table(a, c) - mean[static_cast<std::size_t>(c)], y = table(b, c) - mean[static_cast<std::size_t>(c)];
+      const double x = table(a, c) - mean[static_cast<std::size_t>(c)],
+                   y = table(b, c) - mean[static_cast<std::size_t>(c)];
       ab += x * y, aa += x * x, bb += y * y;
     }
     return ab / std::sqrt(aa * bb);
@@ -300,8 +309,8 @@ class DeviceRunner final : public training::StepRunner {
  private:
   backend::DeviceTables tables_;
 };
-std::unique_ptr<training::StepRunner> your_runner(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
-                                                  std::int64_t k1) {
+std::unique_ptr<training::StepRunner> your_runner(ConstFloatView wte, ConstFloatView wout,
+                                                  std::int64_t max_pairs, std::int64_t k1) {
   return std::make_unique<DeviceRunner>(wte, wout, max_pairs, k1);
 }
 #else
@@ -319,31 +328,41 @@ TEST(TrainingEndToEnd, YourStepTrainsASliceOfWordNet) {
   training::TrainOptions o;
   o.d_model = 16, o.epochs = 3, o.lr = 0.2, o.subsample = 1e-3;
 
-  Matrix init(vocab.size(), o.d_model);  // the table training starts from (the scale changes no cosine)
-  for (std::int64_t e = 0; e < init.view().size(); ++e) init.view().data()[e] = init_value(o.seed, Table::token, e, o.d_model);
+  Matrix init(vocab.size(),
+              o.d_model);  // the table training starts from (the scale changes no cosine)
+  for (std::int64_t e = 0; e < init.view().size(); ++e)
+    init.view().data()[e] = init_value(o.seed, Table::token, e, o.d_model);
   std::int64_t used = 0;
   const double before = pair_margin(init, vocab, slice, &used);
   ASSERT_GE(used, 60) << "too few of the pairs' words are rows of this slice's vocabulary";
-  EXPECT_LT(std::abs(before), 0.1) << "the random init already separates the pairs: margin " << before;
+  EXPECT_LT(std::abs(before), 0.1)
+      << "the random init already separates the pairs: margin " << before;
 
   const auto start = std::chrono::steady_clock::now();
   training::Tables tables;
   try {
     tables = training::train(ids, slice.corpus.sentence_starts, vocab, o, {}, your_runner);
   } catch (const InputError& e) {
-    FAIL() << "your step diverged on a slice of WordNet (" << ids.size() << " words, 3 epochs) that the "
-           << "solution trains with these settings: look at your step - row_gradients' dtarget from "
-           << "wte[centres[p]], the gradient rows cleared after each step. The run said: " << e.what();
+    FAIL()
+        << "your step diverged on a slice of WordNet (" << ids.size()
+        << " words, 3 epochs) that the "
+        << "solution trains with these settings: look at your step - row_gradients' dtarget from "
+        << "wte[centres[p]], the gradient rows cleared after each step. The run said: " << e.what();
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   used = 0;
   const double after = pair_margin(tables.wte, vocab, slice, &used);
-  std::printf("slice of WordNet: %zu words, V = %lld; 3 epochs in %.1f s; pair margin (centred) %.3f, at init %.3f\n",
-              ids.size(), static_cast<long long>(vocab.size()), seconds, after, before);
-  EXPECT_GT(after, 0.2) << "after training " << ids.size() << " words x 3 epochs with your step, related pairs "
-                        << "are not closer than unrelated ones: mean centred cosine, related minus unrelated, "
-                        << after << " (random tables: " << before << "; the solution: 0.39). Check row_gradients: "
-                        << "dtarget[p (1 + k) + j] = g[p][j] wte[centres[p]], dcentre[p] = sum_j g[p][j] wout[targets[p][j]]";
+  std::printf(
+      "slice of WordNet: %zu words, V = %lld; 3 epochs in %.1f s; pair margin (centred) %.3f, at "
+      "init %.3f\n",
+      ids.size(), static_cast<long long>(vocab.size()), seconds, after, before);
+  EXPECT_GT(after, 0.2)
+      << "after training " << ids.size() << " words x 3 epochs with your step, related pairs "
+      << "are not closer than unrelated ones: mean centred cosine, related minus unrelated, "
+      << after << " (random tables: " << before << "; the solution: 0.39). Check row_gradients: "
+      << "dtarget[p (1 + k) + j] = g[p][j] wte[centres[p]], dcentre[p] = sum_j g[p][j] "
+         "wout[targets[p][j]]";
 }
 
 #if !defined(ANDREA_BACKEND_CUDA)
@@ -354,8 +373,10 @@ TEST(TrainingEndToEnd, YourStepTrainsASliceOfWordNet) {
 training::Corpus planted_corpus() {
   const char* kinds[3][2][5] = {
       {{"cat", "dog", "horse", "cow", "sheep"}, {"fur", "tail", "eats", "barn", "paws"}},
-      {{"monday", "tuesday", "friday", "sunday", "saturday"}, {"week", "morning", "meeting", "holiday", "calendar"}},
-      {{"piano", "violin", "drum", "flute", "xylophone"}, {"plays", "music", "concert", "band", "sound"}}};
+      {{"monday", "tuesday", "friday", "sunday", "saturday"},
+       {"week", "morning", "meeting", "holiday", "calendar"}},
+      {{"piano", "violin", "drum", "flute", "xylophone"},
+       {"plays", "music", "concert", "band", "sound"}}};
   const char* shared[] = {"the", "a", "on", "in", "and"};
   training::Corpus corpus;
   corpus.source = "the planted test corpus";
@@ -384,11 +405,12 @@ TrainedRun train_planted(const training::TrainOptions& options) {
   TrainedRun run{training::build_vocabulary(corpus, 1), {}, {}};
   const std::vector<std::int32_t> ids = training::encode(corpus, run.vocab);
   std::int64_t epoch = -1;
-  run.tables = training::train(ids, corpus.sentence_starts, run.vocab, options, [&](const training::Progress& p) {
-    if (p.epoch != epoch) run.epoch_loss.push_back(p.loss);  // the first report of each epoch
-    epoch = p.epoch;
-    run.epoch_loss.back() = p.loss;                            // ... replaced by its last
-  });
+  run.tables = training::train(
+      ids, corpus.sentence_starts, run.vocab, options, [&](const training::Progress& p) {
+        if (p.epoch != epoch) run.epoch_loss.push_back(p.loss);  // the first report of each epoch
+        epoch = p.epoch;
+        run.epoch_loss.back() = p.loss;  // ... replaced by its last
+      });
   return run;
 }
 
@@ -406,9 +428,11 @@ TEST(Training, LossFallsOnASmallCorpus) {
   ASSERT_EQ(run.epoch_loss.size(), 8u);
   // At the start wout = 0: every score is 0, the loss per pair 1 + k = 6 terms of log 2.
   const double at_init = 6 * std::log(2.0);
-  EXPECT_LT(run.epoch_loss.front(), 0.75 * at_init) << "loss per pair, first epoch " << run.epoch_loss.front();
+  EXPECT_LT(run.epoch_loss.front(), 0.75 * at_init)
+      << "loss per pair, first epoch " << run.epoch_loss.front();
   EXPECT_LT(run.epoch_loss.back(), run.epoch_loss.front())
-      << "loss per pair, first epoch " << run.epoch_loss.front() << ", last " << run.epoch_loss.back();
+      << "loss per pair, first epoch " << run.epoch_loss.front() << ", last "
+      << run.epoch_loss.back();
 }
 
 TEST(Training, SameSeedSameBitsOtherSeedOtherBits) {
@@ -441,16 +465,18 @@ TEST(Training, LongSentencesAreCutEvery1000Words) {
 
 // Mean cosine within a kind minus mean cosine across kinds, over the 15 kind words.
 double planted_margin(ConstFloatView table, const training::Vocabulary& vocab) {
-  const std::vector<std::string> words = {"cat", "dog", "horse", "cow", "sheep",
+  const std::vector<std::string> words = {"cat",    "dog",     "horse",  "cow",    "sheep",
                                           "monday", "tuesday", "friday", "sunday", "saturday",
-                                          "piano", "violin", "drum", "flute", "xylophone"};
+                                          "piano",  "violin",  "drum",   "flute",  "xylophone"};
   const Matrix cos = training::word_cosines(table, vocab, words);
   double within = 0, across = 0;
   int n_within = 0, n_across = 0;
   for (std::int64_t i = 0; i < 15; ++i) {
     for (std::int64_t j = i + 1; j < 15; ++j) {
-      if (i / 5 == j / 5) within += cos(i, j), ++n_within;
-      else across += cos(i, j), ++n_across;
+      if (i / 5 == j / 5)
+        within += cos(i, j), ++n_within;
+      else
+        across += cos(i, j), ++n_across;
     }
   }
   return within / n_within - across / n_across;
@@ -459,14 +485,19 @@ double planted_margin(ConstFloatView table, const training::Vocabulary& vocab) {
 TEST(Training, EndToEndSimilarWordsEndUpClose) {
   const TrainedRun run = train_planted(small_options());
   Matrix random(run.vocab.size(), 16);  // the tables training starts from
-  for (std::int64_t e = 0; e < random.view().size(); ++e) random.view().data()[e] = init_value(default_seed, Table::token, e, 16);
-  const double before = planted_margin(random, run.vocab), after = planted_margin(run.tables.wte, run.vocab);
+  for (std::int64_t e = 0; e < random.view().size(); ++e)
+    random.view().data()[e] = init_value(default_seed, Table::token, e, 16);
+  const double before = planted_margin(random, run.vocab),
+               after = planted_margin(run.tables.wte, run.vocab);
   EXPECT_LT(std::abs(before), 0.15) << "the random init already separates the kinds";
   EXPECT_GT(after, 0.5) << "within-kind minus across-kind cosine after training: " << after
                         << " (at init: " << before << ")";
-  const Matrix cos = training::word_cosines(run.tables.wte, run.vocab, {"cat", "dog", "tuesday", "xylophone"});
-  EXPECT_GT(cos(0, 1) - cos(0, 2), 0.2) << "cos(cat, dog) " << cos(0, 1) << " cos(cat, tuesday) " << cos(0, 2);
-  EXPECT_GT(cos(0, 1) - cos(0, 3), 0.2) << "cos(cat, dog) " << cos(0, 1) << " cos(cat, xylophone) " << cos(0, 3);
+  const Matrix cos =
+      training::word_cosines(run.tables.wte, run.vocab, {"cat", "dog", "tuesday", "xylophone"});
+  EXPECT_GT(cos(0, 1) - cos(0, 2), 0.2)
+      << "cos(cat, dog) " << cos(0, 1) << " cos(cat, tuesday) " << cos(0, 2);
+  EXPECT_GT(cos(0, 1) - cos(0, 3), 0.2)
+      << "cos(cat, dog) " << cos(0, 1) << " cos(cat, xylophone) " << cos(0, 3);
 }
 
 #endif
@@ -493,10 +524,12 @@ TEST(Training, EdgesLastRowsInsideAPoisonedFrame) {
   Matrix expected(P, K1);
   for (std::int64_t p = 0; p < P; ++p) {
     for (std::int64_t j = 0; j < K1; ++j) {
-      for (std::int64_t c = 0; c < d; ++c) expected(p, j) += w(centres[static_cast<std::size_t>(p)], c) * o(t(p, j), c);
+      for (std::int64_t c = 0; c < d; ++c)
+        expected(p, j) += w(centres[static_cast<std::size_t>(p)], c) * o(t(p, j), c);
     }
   }
-  EXPECT_TRUE(all_close("scores (centres 6, 0, 6; targets 0, 6 | 6, 5 | 6, 0)", scores.view(), expected, {}));
+  EXPECT_TRUE(all_close("scores (centres 6, 0, 6; targets 0, 6 | 6, 5 | 6, 0)", scores.view(),
+                        expected, {}));
   EXPECT_TRUE(scores.untouched("scores"));
 
   Framed grads(P, K1);
@@ -517,7 +550,8 @@ TEST(Training, EdgesLastRowsInsideAPoisonedFrame) {
     }
   }
   EXPECT_TRUE(all_close("dcentre", dcentre.view(), want_centre, {}));
-  EXPECT_TRUE(all_close("dtarget (row p (1 + k) + j = g[p][j] wte[centres[p]])", dtarget.view(), want_target, {}));
+  EXPECT_TRUE(all_close("dtarget (row p (1 + k) + j = g[p][j] wte[centres[p]])", dtarget.view(),
+                        want_target, {}));
   EXPECT_TRUE(dcentre.untouched("dcentre"));
   EXPECT_TRUE(dtarget.untouched("dtarget"));
 }

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "reference/backward.hpp"
-#include "tests/support/backend.hpp"
 #include "tests/support/awkward.hpp"
+#include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
 
 namespace {
@@ -16,11 +16,14 @@ using namespace andrea;
 using namespace andrea::testing;
 
 // Every bit equal, not merely close: the sharded result must BE the one-process result.
-::testing::AssertionResult bit_identical(const char* what, ConstFloatView got, ConstFloatView expected) {
+::testing::AssertionResult bit_identical(const char* what, ConstFloatView got,
+                                         ConstFloatView expected) {
   const ::testing::AssertionResult close = all_close(what, got, expected, {});
   if (!close) return close;
-  if (std::memcmp(got.data(), expected.data(), sizeof(float) * static_cast<std::size_t>(got.size())) != 0) {
-    return ::testing::AssertionFailure() << what << ": equal values but different bits (a -0 / +0?)";
+  if (std::memcmp(got.data(), expected.data(),
+                  sizeof(float) * static_cast<std::size_t>(got.size())) != 0) {
+    return ::testing::AssertionFailure()
+           << what << ": equal values but different bits (a -0 / +0?)";
   }
   return ::testing::AssertionSuccess();
 }
@@ -29,7 +32,8 @@ using namespace andrea::testing;
 Matrix shard_of(ConstFloatView wte, const VocabShard& s) {
   Matrix shard(s.rows, wte.cols());
   for (std::int64_t l = 0; l < s.real_rows; ++l) {
-    std::memcpy(shard.view().row(l).data(), wte.row(s.first + l).data(), sizeof(float) * wte.cols());
+    std::memcpy(shard.view().row(l).data(), wte.row(s.first + l).data(),
+                sizeof(float) * wte.cols());
   }
   return shard;
 }
@@ -56,8 +60,9 @@ TEST(VocabParallelLookup, IdPastTheRealVocabularyIsAnErrorEvenInsideThePadding) 
                      "token id 300 at position 1 is outside [0, 300)");
   EXPECT_EQ(out(0, 0), 7.0f) << "nothing is written on bad input";
   const std::int32_t negative[] = {-1};
-  EXPECT_INPUT_ERROR(backend::vocab_parallel_lookup(wte_shard, s, TokenIdBatch(negative, 1, 1), out),
-                     "token id -1 at position 0 is outside [0, 300)");
+  EXPECT_INPUT_ERROR(
+      backend::vocab_parallel_lookup(wte_shard, s, TokenIdBatch(negative, 1, 1), out),
+      "token id -1 at position 0 is outside [0, 300)");
 }
 
 TEST(VocabParallelLookup, ShardOfTheWrongSizeIsAnError) {
@@ -78,7 +83,8 @@ std::vector<std::int32_t> edge_ids(std::int64_t vocab_size, std::int64_t ranks) 
   std::vector<std::int32_t> ids = {0, static_cast<std::int32_t>(vocab_size - 1)};
   for (std::int64_t r = 0; r < ranks; ++r) {
     const VocabShard s = vocab_shard(vocab_size, r, ranks);
-    for (const std::int64_t id : {s.first - 1, s.first, s.first + 1, s.first + s.real_rows - 1, s.first + s.real_rows}) {
+    for (const std::int64_t id :
+         {s.first - 1, s.first, s.first + 1, s.first + s.real_rows - 1, s.first + s.real_rows}) {
       if (id >= 0 && id < vocab_size) ids.push_back(static_cast<std::int32_t>(id));
     }
   }
@@ -89,7 +95,8 @@ TEST(VocabParallelLookup, IdsAtEveryRanksEdgesReadOnlyTheirShard) {
   const std::int64_t V = andrea_120m.vocab_size, d = 3;
   Matrix wte(V, d);  // row v holds v + 0.25 c: every row tells which id it is
   for (std::int64_t v = 0; v < V; ++v) {
-    for (std::int64_t c = 0; c < d; ++c) wte(v, c) = static_cast<float>(v) + 0.25f * static_cast<float>(c);
+    for (std::int64_t c = 0; c < d; ++c)
+      wte(v, c) = static_cast<float>(v) + 0.25f * static_cast<float>(c);
   }
   for (std::int64_t p = 1; p <= 4; ++p) {
     const std::vector<std::int32_t> ids = edge_ids(V, p);
@@ -103,13 +110,16 @@ TEST(VocabParallelLookup, IdsAtEveryRanksEdgesReadOnlyTheirShard) {
       for (std::int64_t q = 0; q < n; ++q) {
         const std::int32_t id = ids[static_cast<std::size_t>(q)];
         const Matrix zero(1, d);
-        const ConstFloatView expected = s.owns(id) ? ConstFloatView(wte.view().row(id).data(), 1, d) : zero.view();
-        const std::string what = "rank " + std::to_string(r) + " of " + std::to_string(p) + ", row " +
-                                 std::to_string(q) + " of its part (id " + std::to_string(id) +
+        const ConstFloatView expected =
+            s.owns(id) ? ConstFloatView(wte.view().row(id).data(), 1, d) : zero.view();
+        const std::string what = "rank " + std::to_string(r) + " of " + std::to_string(p) +
+                                 ", row " + std::to_string(q) + " of its part (id " +
+                                 std::to_string(id) +
                                  (s.owns(id) ? ", its own)" : ", another rank's: zero)");
         ASSERT_TRUE(all_close(what, ConstFloatView(out.view().row(q).data(), 1, d), expected, {}))
-            << "rank " << r << " of " << p << " owns the rows [" << s.first << ", " << s.first + s.real_rows
-            << ") of V = " << V << ": id " << id << (s.owns(id) ? " is its own, local row " : " is not its own")
+            << "rank " << r << " of " << p << " owns the rows [" << s.first << ", "
+            << s.first + s.real_rows << ") of V = " << V << ": id " << id
+            << (s.owns(id) ? " is its own, local row " : " is not its own")
             << (s.owns(id) ? std::to_string(id - s.first) : std::string(" (its row is zero)"));
       }
       ASSERT_TRUE(out.untouched("the part")) << "rank " << r << " of " << p;
@@ -130,8 +140,9 @@ void expect_sharded_equals_combine(TokenIdBatch ids, std::int64_t ranks) {
     for (std::int64_t q = 0; q < rows; ++q) {
       const std::int32_t id = ids.flat()[static_cast<std::size_t>(q)];
       const Matrix zero(1, d);
-      ASSERT_TRUE(bit_identical("part row", ConstFloatView(part.view().row(q).data(), 1, d),
-                                s.owns(id) ? ConstFloatView(wte.view().row(id).data(), 1, d) : zero.view()))
+      ASSERT_TRUE(
+          bit_identical("part row", ConstFloatView(part.view().row(q).data(), 1, d),
+                        s.owns(id) ? ConstFloatView(wte.view().row(id).data(), 1, d) : zero.view()))
           << "rank " << r << " of " << ranks << ", row " << q << ", id " << id;
       for (std::int64_t c = 0; c < d; ++c) sum(q, c) += part(q, c);  // what MPI_Allreduce does
     }
@@ -146,7 +157,8 @@ void expect_sharded_equals_combine(TokenIdBatch ids, std::int64_t ranks) {
 
 TEST(VocabParallelLookup, SumOverRanksIsCombineBitForBitOnTheExampleSequence) {
   const std::vector<std::int32_t> ids = example_ids(1024, andrea_120m.vocab_size);
-  for (std::int64_t p = 1; p <= 4; ++p) expect_sharded_equals_combine(TokenIdBatch(ids.data(), 1, 1024), p);
+  for (std::int64_t p = 1; p <= 4; ++p)
+    expect_sharded_equals_combine(TokenIdBatch(ids.data(), 1, 1024), p);
 }
 
 TEST(VocabParallelLookup, SumOverRanksIsCombineBitForBitOnABatch) {
@@ -156,7 +168,8 @@ TEST(VocabParallelLookup, SumOverRanksIsCombineBitForBitOnABatch) {
   for (std::size_t t = 0; t < 64; ++t) batch[t] = seq[t], batch[64 + t] = seq[t + 1];
   batch[10] = 0;
   batch[64 + 20] = 8448;
-  for (std::int64_t p = 1; p <= 4; ++p) expect_sharded_equals_combine(TokenIdBatch(batch.data(), 2, 64), p);
+  for (std::int64_t p = 1; p <= 4; ++p)
+    expect_sharded_equals_combine(TokenIdBatch(batch.data(), 2, 64), p);
 }
 
 #if !defined(ANDREA_BACKEND_CUDA)  // the backward pass is plain C++ (lesson 8's wte_backward)
@@ -170,7 +183,7 @@ TEST(VocabParallelBackward, HandWorkedOwnedPositionsOnly) {
   Matrix dwte(s.rows, 2);
   dwte(2, 0) = 0.5f;  // accumulates
   vocab_parallel_wte_backward(TokenIdBatch(ids, 2, 2), ConstFloatView(dout, 4, 2), s, dwte);
-  EXPECT_EQ(dwte(2, 0), 101.5f);   // id 130 = local 2, positions 0 and 2
+  EXPECT_EQ(dwte(2, 0), 101.5f);  // id 130 = local 2, positions 0 and 2
   EXPECT_EQ(dwte(2, 1), 202.0f);
   EXPECT_EQ(dwte(127, 0), 1000.0f);  // id 255 = local 127
   EXPECT_EQ(dwte(127, 1), 2000.0f);
@@ -186,8 +199,9 @@ TEST(VocabParallelBackward, BadIdIsAnErrorAndWritesNothing) {
   const std::int32_t ids[] = {260, 383};  // 383 is a padding row: still outside [0, 300)
   const float dout[] = {1, 1, 1, 1};
   Matrix dwte(s.rows, 2);
-  EXPECT_INPUT_ERROR(vocab_parallel_wte_backward(TokenIdBatch(ids, 1, 2), ConstFloatView(dout, 2, 2), s, dwte),
-                     "token id 383 at position 1 is outside [0, 300)");
+  EXPECT_INPUT_ERROR(
+      vocab_parallel_wte_backward(TokenIdBatch(ids, 1, 2), ConstFloatView(dout, 2, 2), s, dwte),
+      "token id 383 at position 1 is outside [0, 300)");
   EXPECT_EQ(dwte(4, 0), 0.0f);
 }
 
@@ -199,7 +213,8 @@ TEST(VocabParallelBackward, IdsAtEveryRanksEdgesWriteOnlyTheirShard) {
     const std::vector<std::int32_t> ids = edge_ids(V, p);
     const auto n = static_cast<std::int64_t>(ids.size());
     Matrix dout(n, d);
-    for (std::int64_t q = 0; q < n; ++q) dout(q, 0) = 1.0f + static_cast<float>(q), dout(q, 1) = -2.0f;
+    for (std::int64_t q = 0; q < n; ++q)
+      dout(q, 0) = 1.0f + static_cast<float>(q), dout(q, 1) = -2.0f;
     Matrix expected(V, d);
     reference::wte_backward(TokenIdBatch(ids.data(), 1, n), dout, expected);
     for (std::int64_t r = 0; r < p; ++r) {
@@ -207,16 +222,19 @@ TEST(VocabParallelBackward, IdsAtEveryRanksEdgesWriteOnlyTheirShard) {
       Framed dwte(s.rows, d);
       dwte.fill(0.0f);
       vocab_parallel_wte_backward(TokenIdBatch(ids.data(), 1, n), dout, s, dwte);
-      ASSERT_TRUE(dwte.untouched("dwte_shard")) << "rank " << r << " of " << p << " owns [" << s.first << ", "
-                                                << s.first + s.real_rows << ")";
+      ASSERT_TRUE(dwte.untouched("dwte_shard")) << "rank " << r << " of " << p << " owns ["
+                                                << s.first << ", " << s.first + s.real_rows << ")";
       for (std::int64_t l = 0; l < s.rows; ++l) {
         const std::int64_t id = s.first + l;
         const Matrix zero(1, d);
-        const ConstFloatView want = id < V ? ConstFloatView(expected.view().row(id).data(), 1, d) : zero.view();
-        ASSERT_TRUE(all_close("rank " + std::to_string(r) + " of " + std::to_string(p) + ", dwte_shard row " +
-                                  std::to_string(l) + " (id " + std::to_string(id) + ")",
+        const ConstFloatView want =
+            id < V ? ConstFloatView(expected.view().row(id).data(), 1, d) : zero.view();
+        ASSERT_TRUE(all_close("rank " + std::to_string(r) + " of " + std::to_string(p) +
+                                  ", dwte_shard row " + std::to_string(l) + " (id " +
+                                  std::to_string(id) + ")",
                               ConstFloatView(dwte.view().row(l).data(), 1, d), want, {}))
-            << "rank " << r << " of " << p << " owns the rows [" << s.first << ", " << s.first + s.real_rows << ")";
+            << "rank " << r << " of " << p << " owns the rows [" << s.first << ", "
+            << s.first + s.real_rows << ")";
       }
     }
   }
@@ -239,11 +257,13 @@ TEST(VocabParallelBackward, GatheredShardsAreTheOneProcessGradientBitForBit) {
       FloatView mine(gathered.view().row(s.first).data(), s.rows, d);  // as MPI_Gather places it
       vocab_parallel_wte_backward(ids, dout, s, mine);
     }
-    EXPECT_TRUE(bit_identical("dwte", ConstFloatView(gathered.view().data(), andrea_120m.vocab_size, d), expected))
+    EXPECT_TRUE(bit_identical(
+        "dwte", ConstFloatView(gathered.view().data(), andrea_120m.vocab_size, d), expected))
         << p << " ranks";
     const Matrix zero(gathered.rows() - andrea_120m.vocab_size, d);
-    EXPECT_TRUE(bit_identical("padding rows of dwte",
-                              ConstFloatView(gathered.view().row(andrea_120m.vocab_size).data(), zero.rows(), d), zero))
+    EXPECT_TRUE(bit_identical(
+        "padding rows of dwte",
+        ConstFloatView(gathered.view().row(andrea_120m.vocab_size).data(), zero.rows(), d), zero))
         << p << " ranks";
   }
 }

@@ -12,12 +12,14 @@ namespace {
 
 using namespace andrea;
 
-#define EXPECT_INPUT_ERROR(statement, text)                                         \
-  EXPECT_THAT([&] { statement; },                                                   \
+#define EXPECT_INPUT_ERROR(statement, text) \
+  EXPECT_THAT([&] { statement; },           \
               ::testing::ThrowsMessage<::andrea::InputError>(::testing::HasSubstr(text)))
 
 TEST(VocabShard, PaddingAndRangesForAndrea120m) {
-  struct Row { std::int64_t p, padded, rows, last_first, last_real; };
+  struct Row {
+    std::int64_t p, padded, rows, last_first, last_real;
+  };
   const Row rows[] = {{1, 8576, 8576, 0, 8449},      // 8,449 = 7 * 17 * 71 -> 67 * 128
                       {2, 8704, 4352, 4352, 4097},   // a multiple of 256
                       {3, 8832, 2944, 5888, 2561},   // a multiple of 384
@@ -69,8 +71,10 @@ TEST(VocabShard, RefusesSizesWhosePaddingWouldOverflow) {
   // Rounding V up to a multiple of 128 p overflowed int64 (undefined behaviour) near 2^63.
   EXPECT_INPUT_ERROR(vocab_shard(9223372036854775807, 0, 1),
                      "vocab_size 9223372036854775807 is more than 2147483647: token ids are int32");
-  EXPECT_INPUT_ERROR(vocab_shard(2147483648, 0, 2), "vocab_size 2147483648 is more than 2147483647");
-  EXPECT_INPUT_ERROR(vocab_shard(8449, 0, 9223372036854775807), "9223372036854775807 ranks: at most 2147483647");
+  EXPECT_INPUT_ERROR(vocab_shard(2147483648, 0, 2),
+                     "vocab_size 2147483648 is more than 2147483647");
+  EXPECT_INPUT_ERROR(vocab_shard(8449, 0, 9223372036854775807),
+                     "9223372036854775807 ranks: at most 2147483647");
   const VocabShard s = vocab_shard(2147483647, 1, 2);  // the largest V: padded to 2^31, no overflow
   EXPECT_EQ(s.padded_vocab, 2147483648);
   EXPECT_EQ(s.first, 1073741824);

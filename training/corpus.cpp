@@ -1,7 +1,7 @@
 #include "training/corpus.hpp"
 
-#include <filesystem>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 
 #include "core/errors.hpp"
@@ -20,8 +20,8 @@ void end_sentence(Corpus& corpus) {
 
 void require_words(const Corpus& corpus) {
   if (corpus.words.empty()) {
-    throw InputError(fmt::format("the corpus {} holds no word (a word is a run of letters a-z)",
-                                 corpus.source));
+    throw InputError(
+        fmt::format("the corpus {} holds no word (a word is a run of letters a-z)", corpus.source));
   }
 }
 
@@ -108,7 +108,8 @@ Corpus read_corpus(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return read_wordnet(path);
   const bool folder = path == default_wordnet_dir || path.ends_with('/');
-  if (folder && !std::filesystem::exists(path, ec)) return read_wordnet(path);  // says how to install
+  if (folder && !std::filesystem::exists(path, ec))
+    return read_wordnet(path);  // says how to install
   return read_text(path);
 }
 

@@ -12,9 +12,10 @@ namespace andrea::training {
 
 /// Sentences of words; a training window never crosses a sentence boundary.
 struct Corpus {
-  std::vector<std::string> words;            ///< every word, in order
-  std::vector<std::int64_t> sentence_starts; ///< index of each sentence's first word, then words.size()
-  std::string source;                        ///< where it was read from, for the report
+  std::vector<std::string> words;  ///< every word, in order
+  std::vector<std::int64_t>
+      sentence_starts;  ///< index of each sentence's first word, then words.size()
+  std::string source;   ///< where it was read from, for the report
   std::int64_t sentences() const { return static_cast<std::int64_t>(sentence_starts.size()) - 1; }
 };
 

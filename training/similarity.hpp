@@ -19,7 +19,8 @@ Matrix centred(ConstFloatView table);
 
 /// out[i][j] = cos(table[id of words[i]], table[id of words[j]]).  table (V, d_model).
 /// Throws andrea::InputError naming the first word not in the vocabulary.
-Matrix word_cosines(ConstFloatView table, const Vocabulary& vocab, const std::vector<std::string>& words);
+Matrix word_cosines(ConstFloatView table, const Vocabulary& vocab,
+                    const std::vector<std::string>& words);
 
 /// The `k` rows most similar to `word` by cosine, itself and <unk> excluded, most similar
 /// first (ties: lower id first). Throws andrea::InputError when the word is unknown.
@@ -38,10 +39,10 @@ std::vector<WordPair> read_pairs(const std::string& path);
 
 /// How well the table separates related from unrelated pairs.
 struct PairReport {
-  std::vector<float> cosines;          ///< per pair, in the list's order
+  std::vector<float> cosines;  ///< per pair, in the list's order
   double mean_related = 0.0, mean_unrelated = 0.0;
   double median_unrelated = 0.0;
-  double related_above_median = 0.0;   ///< share of related pairs above median_unrelated
+  double related_above_median = 0.0;  ///< share of related pairs above median_unrelated
   std::int64_t related = 0, unrelated = 0;
 };
 /// Throws andrea::InputError naming a word of the list that is not in the vocabulary,
@@ -50,6 +51,7 @@ struct PairReport {
 void validate_pairs(const std::vector<WordPair>& pairs, const Vocabulary& vocab);
 
 /// validate_pairs, then the cosines of every pair. Throws as validate_pairs.
-PairReport evaluate_pairs(ConstFloatView table, const Vocabulary& vocab, const std::vector<WordPair>& pairs);
+PairReport evaluate_pairs(ConstFloatView table, const Vocabulary& vocab,
+                          const std::vector<WordPair>& pairs);
 
 }  // namespace andrea::training

@@ -1,9 +1,9 @@
 #include "training/trainer.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fmt/format.h>
 #include <string>
 
 #include "core/check.hpp"
@@ -35,7 +35,8 @@ void make_pairs(std::span<const std::int32_t> ids, std::int64_t begin, std::int6
   std::vector<std::int64_t> kept;  // corpus positions of the words that survive subsampling
   for (std::int64_t i = begin; i < end; ++i) {
     const std::int32_t id = ids[static_cast<std::size_t>(i)];
-    if (unit(draw(o.seed, Stream::subsample, epoch, i, 0).v[0]) < keep[static_cast<std::size_t>(id)]) {
+    if (unit(draw(o.seed, Stream::subsample, epoch, i, 0).v[0]) <
+        keep[static_cast<std::size_t>(id)]) {
       kept.push_back(i);
     }
   }
@@ -50,7 +51,8 @@ void make_pairs(std::span<const std::int32_t> ids, std::int64_t begin, std::int6
       batch.targets.push_back(ids[static_cast<std::size_t>(kept[static_cast<std::size_t>(at)])]);
       for (std::int64_t m = 0; m < o.negatives; ++m) {  // 4 negatives per Philox draw
         const std::uint32_t j = slot << 16 | static_cast<std::uint32_t>(m / 4);
-        batch.targets.push_back(sample(unit(draw(o.seed, Stream::negatives, epoch, i, j).v[m % 4])));
+        batch.targets.push_back(
+            sample(unit(draw(o.seed, Stream::negatives, epoch, i, j).v[m % 4])));
       }
       ++slot;
     }
@@ -62,15 +64,22 @@ void make_pairs(std::span<const std::int32_t> ids, std::int64_t begin, std::int6
 // or the output rows' gradient built from the wrong row - so that comes first; later, or
 // once lesson 9's tests pass, the settings.
 std::string diverged(const Progress& p, const char* what) {
-  const double share = static_cast<double>(p.words_done) / static_cast<double>(std::max<std::int64_t>(1, p.words_total));
-  const std::string where = fmt::format("training diverged in epoch {}, {} words into the run ({:.2g}%), at lr {:.3g}: {}",
-                                        p.epoch + 1, p.words_done, 100.0 * share, p.lr, what);
+  const double share = static_cast<double>(p.words_done) /
+                       static_cast<double>(std::max<std::int64_t>(1, p.words_total));
+  const std::string where = fmt::format(
+      "training diverged in epoch {}, {} words into the run ({:.2g}%), at lr {:.3g}: {}",
+      p.epoch + 1, p.words_done, 100.0 * share, p.lr, what);
   const std::string settings =
-      "a smaller --lr or --init-scale, fewer --negatives, or a corpus with shorter lines (each line is one step)";
+      "a smaller --lr or --init-scale, fewer --negatives, or a corpus with shorter lines (each "
+      "line is one step)";
   if (share < 0.01) {
-    return where + "; so early, the step itself is the likely cause: check that sgns_step clears the gradient "
-                   "rows of dwte and dwout after each update (zero_rows) and builds each output row's gradient "
-                   "from wte[centre] (lesson 9's tests, ctest -L L09, name the piece); if they pass, try " + settings;
+    return where +
+           "; so early, the step itself is the likely cause: check that sgns_step clears the "
+           "gradient "
+           "rows of dwte and dwout after each update (zero_rows) and builds each output row's "
+           "gradient "
+           "from wte[centre] (lesson 9's tests, ctest -L L09, name the piece); if they pass, try " +
+           settings;
   }
   return where + "; try " + settings;
 }
@@ -89,7 +98,8 @@ void validate(const TrainOptions& o) {
     throw InputError(fmt::format("init scale {} is not a finite number > 0", o.init_scale));
   }
   if (!std::isfinite(o.subsample) || o.subsample < 0.0) {
-    throw InputError(fmt::format("subsample threshold {} is not a finite number >= 0", o.subsample));
+    throw InputError(
+        fmt::format("subsample threshold {} is not a finite number >= 0", o.subsample));
   }
 }
 
@@ -103,8 +113,10 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   for (std::int64_t e = 0; e < V * d; ++e) {
     const float w = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
     if (!std::isfinite(w)) {
-      throw InputError(fmt::format("init scale {} overflows float32: wte[{}][{}] would start as {}; try a "
-                                   "scale of at most 1e30", o.init_scale, e / d, e % d, w));
+      throw InputError(
+          fmt::format("init scale {} overflows float32: wte[{}][{}] would start as {}; try a "
+                      "scale of at most 1e30",
+                      o.init_scale, e / d, e % d, w));
     }
     tables.wte.view().data()[e] = w;
   }
@@ -115,9 +127,11 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   // MAX_SENTENCE_LENGTH): a text without line breaks must not make one giant batch.
   std::int64_t longest = 1;
   for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
-    longest = std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
+    longest =
+        std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
   }
-  const std::unique_ptr<StepRunner> runner = make_runner(tables.wte, tables.wout, longest * 2 * o.window, K1);
+  const std::unique_ptr<StepRunner> runner =
+      make_runner(tables.wte, tables.wout, longest * 2 * o.window, K1);
   Batch batch;
 
   using Clock = std::chrono::steady_clock;
@@ -141,7 +155,8 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
     progress.epoch = epoch;
     const auto step = [&](std::int64_t begin, std::int64_t end) {  // one batch: words [begin, end)
       make_pairs(ids, begin, end, epoch, o, keep, sample, batch);
-      const double done = static_cast<double>(progress.words_done) / static_cast<double>(progress.words_total);
+      const double done =
+          static_cast<double>(progress.words_done) / static_cast<double>(progress.words_total);
       progress.lr = o.lr * std::max(1e-4, 1.0 - done);
       if (!batch.centres.empty()) {
         const auto P = static_cast<std::int64_t>(batch.centres.size());
@@ -166,10 +181,14 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   }
   if (steps == 0) {  // nothing was learned: the tables are the init, not a result
     throw InputError(fmt::format(
-        "trained no step: no sentence of the {} words gave a (centre, context) pair (a pair needs two "
-        "words of one line{}); give a corpus with more words per line", words,
-        o.subsample > 0 ? fmt::format(" kept by subsampling with t = {}: --subsample 0 keeps every word", o.subsample)
-                        : std::string()));
+        "trained no step: no sentence of the {} words gave a (centre, context) pair (a pair needs "
+        "two "
+        "words of one line{}); give a corpus with more words per line",
+        words,
+        o.subsample > 0
+            ? fmt::format(" kept by subsampling with t = {}: --subsample 0 keeps every word",
+                          o.subsample)
+            : std::string()));
   }
   runner->copy_to(tables.wte, tables.wout);
   return tables;

@@ -19,12 +19,12 @@ inline constexpr std::int64_t max_d_model = 65536, max_window = 1000, max_negati
 /// a minute and a half on one core of a 2-core machine.
 struct TrainOptions {
   std::int64_t d_model = 64;
-  std::int64_t window = 5;        ///< context words up to `window` away on each side
-  std::int64_t negatives = 5;     ///< k negatives per (centre, context) pair
-  std::int64_t epochs = 10;       ///< passes over the corpus
-  double lr = 0.05;               ///< learning rate at the start, decaying linearly
-  double subsample = 1e-4;        ///< t of the subsampling rule; 0 keeps every word
-  double init_scale = 0.1;        ///< wte starts as init_scale * the course's init
+  std::int64_t window = 5;     ///< context words up to `window` away on each side
+  std::int64_t negatives = 5;  ///< k negatives per (centre, context) pair
+  std::int64_t epochs = 10;    ///< passes over the corpus
+  double lr = 0.05;            ///< learning rate at the start, decaying linearly
+  double subsample = 1e-4;     ///< t of the subsampling rule; 0 keeps every word
+  double init_scale = 0.1;     ///< wte starts as init_scale * the course's init
   std::uint64_t seed = default_seed;
 };
 
@@ -40,7 +40,7 @@ struct Progress {
   std::int64_t epoch = 0;                        ///< 0-based
   double loss = 0.0;                             ///< mean loss per pair since the last report
   double lr = 0.0;
-  double seconds = 0.0;                          ///< since the start
+  double seconds = 0.0;  ///< since the start
 };
 
 /// The two trained tables: wte, the input embedding (the one the lessons study), and

@@ -1,7 +1,7 @@
 #include "training/vocabulary.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -41,16 +41,18 @@ Vocabulary build_vocabulary(const Corpus& corpus, std::int64_t min_count) {
   std::vector<std::pair<std::string, std::int64_t>> kept;
   std::int64_t rare = 0;
   for (auto& [word, count] : counts) {
-    if (count >= min_count) kept.emplace_back(word, count);
-    else rare += count;
+    if (count >= min_count)
+      kept.emplace_back(word, count);
+    else
+      rare += count;
   }
   std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
   if (kept.empty()) {
-    throw InputError(fmt::format(
-        "a vocabulary of fewer than 2 words: no word of {} is seen {} times or more", corpus.source,
-        min_count));
+    throw InputError(
+        fmt::format("a vocabulary of fewer than 2 words: no word of {} is seen {} times or more",
+                    corpus.source, min_count));
   }
   Vocabulary vocab;
   add_row(vocab, "<unk>", rare, "vocabulary");
@@ -61,7 +63,8 @@ Vocabulary build_vocabulary(const Corpus& corpus, std::int64_t min_count) {
 std::vector<std::int32_t> encode(const Corpus& corpus, const Vocabulary& vocab) {
   std::vector<std::int32_t> ids;
   ids.reserve(corpus.words.size());
-  for (const std::string& w : corpus.words) ids.push_back(vocab.find(w).value_or(Vocabulary::unknown));
+  for (const std::string& w : corpus.words)
+    ids.push_back(vocab.find(w).value_or(Vocabulary::unknown));
   return ids;
 }
 
@@ -99,7 +102,8 @@ Vocabulary read_vocabulary(const std::string& path) {
 std::string vocabulary_text(const Vocabulary& vocab) {
   std::string out;
   for (std::int64_t id = 0; id < vocab.size(); ++id) {
-    out += fmt::format("{} {}\n", vocab.words[static_cast<std::size_t>(id)], vocab.counts[static_cast<std::size_t>(id)]);
+    out += fmt::format("{} {}\n", vocab.words[static_cast<std::size_t>(id)],
+                       vocab.counts[static_cast<std::size_t>(id)]);
   }
   return out;
 }

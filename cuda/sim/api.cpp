@@ -131,12 +131,14 @@ cudaError_t cudaSetDevice(int device) {
 
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 cudaError_t cudaDriverGetVersion(int* version) {
-  if (version == nullptr) return fail(cudaErrorInvalidValue, "cudaDriverGetVersion: version is null");
+  if (version == nullptr)
+    return fail(cudaErrorInvalidValue, "cudaDriverGetVersion: version is null");
   *version = CUDART_VERSION;
   return cudaSuccess;
 }
 cudaError_t cudaRuntimeGetVersion(int* version) {
-  if (version == nullptr) return fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion: version is null");
+  if (version == nullptr)
+    return fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion: version is null");
   *version = CUDART_VERSION;
   return cudaSuccess;
 }
@@ -405,49 +407,133 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (value == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: value is null");
   cudaDeviceProp p;
   if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
-  const auto as_int = [](std::size_t v) { return static_cast<int>(std::min<std::size_t>(v, 2147483647)); };
+  const auto as_int = [](std::size_t v) {
+    return static_cast<int>(std::min<std::size_t>(v, 2147483647));
+  };
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = as_int(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = as_int(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxPitch: *value = as_int(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrTextureAlignment: *value = as_int(p.textureAlignment); break;
-    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
-    case cudaDevAttrIntegrated: *value = p.integrated; break;
-    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
-    case cudaDevAttrComputeMode: *value = p.computeMode; break;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
-    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
-    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
-    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
-    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
-    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = as_int(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
-    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
-    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
-    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = as_int(p.sharedMemPerBlock); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      break;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      break;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      break;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = as_int(p.sharedMemPerBlock);
+      break;
+    case cudaDevAttrTotalConstantMemory:
+      *value = as_int(p.totalConstMem);
+      break;
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      break;
+    case cudaDevAttrMaxPitch:
+      *value = as_int(p.memPitch);
+      break;
+    case cudaDevAttrMaxRegistersPerBlock:
+      *value = p.regsPerBlock;
+      break;
+    case cudaDevAttrClockRate:
+      *value = p.clockRate;
+      break;
+    case cudaDevAttrTextureAlignment:
+      *value = as_int(p.textureAlignment);
+      break;
+    case cudaDevAttrGpuOverlap:
+      *value = p.deviceOverlap;
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case cudaDevAttrKernelExecTimeout:
+      *value = p.kernelExecTimeoutEnabled;
+      break;
+    case cudaDevAttrIntegrated:
+      *value = p.integrated;
+      break;
+    case cudaDevAttrCanMapHostMemory:
+      *value = p.canMapHostMemory;
+      break;
+    case cudaDevAttrComputeMode:
+      *value = p.computeMode;
+      break;
+    case cudaDevAttrConcurrentKernels:
+      *value = p.concurrentKernels;
+      break;
+    case cudaDevAttrEccEnabled:
+      *value = p.ECCEnabled;
+      break;
+    case cudaDevAttrPciBusId:
+      *value = p.pciBusID;
+      break;
+    case cudaDevAttrPciDeviceId:
+      *value = p.pciDeviceID;
+      break;
+    case cudaDevAttrPciDomainId:
+      *value = p.pciDomainID;
+      break;
+    case cudaDevAttrMemoryClockRate:
+      *value = p.memoryClockRate;
+      break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+      *value = p.memoryBusWidth;
+      break;
+    case cudaDevAttrL2CacheSize:
+      *value = p.l2CacheSize;
+      break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      *value = p.maxThreadsPerMultiProcessor;
+      break;
+    case cudaDevAttrAsyncEngineCount:
+      *value = p.asyncEngineCount;
+      break;
+    case cudaDevAttrUnifiedAddressing:
+      *value = p.unifiedAddressing;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      *value = as_int(p.sharedMemPerMultiprocessor);
+      break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      *value = p.regsPerMultiprocessor;
+      break;
+    case cudaDevAttrManagedMemory:
+      *value = p.managedMemory;
+      break;
+    case cudaDevAttrConcurrentManagedAccess:
+      *value = p.concurrentManagedAccess;
+      break;
+    case cudaDevAttrPageableMemoryAccess:
+      *value = p.pageableMemoryAccess;
+      break;
+    case cudaDevAttrCooperativeLaunch:
+      *value = p.cooperativeLaunch;
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      *value = as_int(p.sharedMemPerBlock);
+      break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      *value = p.maxBlocksPerMultiProcessor;
+      break;
     default:
       return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute " +
                                              std::to_string(static_cast<int>(attr)) +

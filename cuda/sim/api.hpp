@@ -169,7 +169,7 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count,
 struct cudaDeviceProp {
   char name[256];
   std::size_t totalGlobalMem;
-  std::size_t sharedMemPerBlock;      // 48 KiB: the most dynamic + static __shared__ per block
+  std::size_t sharedMemPerBlock;  // 48 KiB: the most dynamic + static __shared__ per block
   std::size_t sharedMemPerMultiprocessor;
   std::size_t totalConstMem;
   int regsPerBlock;
@@ -178,19 +178,19 @@ struct cudaDeviceProp {
   int maxThreadsDim[3];
   int maxGridSize[3];
   int maxThreadsPerMultiProcessor;
-  int multiProcessorCount;            // the worker OS threads that run blocks
+  int multiProcessorCount;  // the worker OS threads that run blocks
   int regsPerMultiprocessor;
   int maxBlocksPerMultiProcessor;
-  int major, minor;                   // compute capability 8.0, whose limits the layer checks
-  int clockRate;                      // kHz: the host's nominal clock is not known, 1 GHz
-  int memoryClockRate;                // kHz
+  int major, minor;     // compute capability 8.0, whose limits the layer checks
+  int clockRate;        // kHz: the host's nominal clock is not known, 1 GHz
+  int memoryClockRate;  // kHz
   int memoryBusWidth;
   int l2CacheSize;
-  int computeMode;                    // cudaComputeModeDefault
-  int integrated;                     // 1: the device is the host (its memory is the host's)
+  int computeMode;  // cudaComputeModeDefault
+  int integrated;   // 1: the device is the host (its memory is the host's)
   int canMapHostMemory;
-  int concurrentKernels;              // 0: launches run one after the other
-  int asyncEngineCount;               // 0: copies do not overlap kernels
+  int concurrentKernels;  // 0: launches run one after the other
+  int asyncEngineCount;   // 0: copies do not overlap kernels
   int deviceOverlap;
   int kernelExecTimeoutEnabled;
   int ECCEnabled;
@@ -199,7 +199,7 @@ struct cudaDeviceProp {
   int managedMemory;
   int concurrentManagedAccess;
   int pageableMemoryAccess;
-  int cooperativeLaunch;              // 0: no grid-wide sync
+  int cooperativeLaunch;  // 0: no grid-wide sync
   std::size_t memPitch;
   std::size_t textureAlignment;
 };
@@ -211,4 +211,3 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 /// compute capability, multiprocessor count, clock rate, integrated, limits, ...). An attribute
 /// it does not describe gives cudaErrorInvalidValue, and last_error_detail() names it.
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
-

@@ -36,15 +36,24 @@ std::string xyz(uint3 v) {
 
 const char* op_name(WarpOp op) {
   switch (op) {
-    case WarpOp::sync: return "__syncwarp()";
-    case WarpOp::shfl_idx: return "__shfl_sync()";
-    case WarpOp::shfl_up: return "__shfl_up_sync()";
-    case WarpOp::shfl_down: return "__shfl_down_sync()";
-    case WarpOp::shfl_xor: return "__shfl_xor_sync()";
-    case WarpOp::ballot: return "__ballot_sync()";
-    case WarpOp::any: return "__any_sync()";
-    case WarpOp::all: return "__all_sync()";
-    case WarpOp::active: return "__activemask()";
+    case WarpOp::sync:
+      return "__syncwarp()";
+    case WarpOp::shfl_idx:
+      return "__shfl_sync()";
+    case WarpOp::shfl_up:
+      return "__shfl_up_sync()";
+    case WarpOp::shfl_down:
+      return "__shfl_down_sync()";
+    case WarpOp::shfl_xor:
+      return "__shfl_xor_sync()";
+    case WarpOp::ballot:
+      return "__ballot_sync()";
+    case WarpOp::any:
+      return "__any_sync()";
+    case WarpOp::all:
+      return "__all_sync()";
+    case WarpOp::active:
+      return "__activemask()";
   }
   return "?";
 }
@@ -57,11 +66,16 @@ unsigned source_lane(WarpOp op, unsigned lane, unsigned arg, int width) {
   const unsigned bound = (lane & seg) | ((op == WarpOp::shfl_up ? 0u : 31u) & ~seg);
   const unsigned b = arg & 31u;
   switch (op) {
-    case WarpOp::shfl_up: return lane >= b && lane - b >= bound ? lane - b : lane;
-    case WarpOp::shfl_down: return lane + b <= bound ? lane + b : lane;
-    case WarpOp::shfl_xor: return (lane ^ b) <= bound ? lane ^ b : lane;
-    case WarpOp::shfl_idx: return (lane & seg) | (b & ~seg);
-    default: break;
+    case WarpOp::shfl_up:
+      return lane >= b && lane - b >= bound ? lane - b : lane;
+    case WarpOp::shfl_down:
+      return lane + b <= bound ? lane + b : lane;
+    case WarpOp::shfl_xor:
+      return (lane ^ b) <= bound ? lane ^ b : lane;
+    case WarpOp::shfl_idx:
+      return (lane & seg) | (b & ~seg);
+    default:
+      break;
   }
   return lane;
 }
@@ -94,8 +108,8 @@ void poison_shared(void* p, std::size_t size, const char* name) {
 }
 
 void assert_failed(const char* condition, const char* file, int line) {
-  const std::string what = std::string("assertion '") + condition + "' failed at " + file + ":" +
-                           std::to_string(line);
+  const std::string what =
+      std::string("assertion '") + condition + "' failed at " + file + ":" + std::to_string(line);
   if (Block::inside_kernel()) throw DeviceAssert(what);
   std::fprintf(stderr, "%s\n", what.c_str());  // host code: as the C library's assert
   std::abort();
@@ -382,9 +396,15 @@ bool Block::exchange(unsigned w) {
   const unsigned everyone = count == 32 ? ~0u : (1u << count) - 1;
   for (unsigned l = 0; l < count; ++l) {
     switch (lane[l].op) {
-      case WarpOp::ballot: lane[l].result = ballot; break;
-      case WarpOp::any: lane[l].result = ballot != 0; break;
-      case WarpOp::all: lane[l].result = ballot == everyone; break;
+      case WarpOp::ballot:
+        lane[l].result = ballot;
+        break;
+      case WarpOp::any:
+        lane[l].result = ballot != 0;
+        break;
+      case WarpOp::all:
+        lane[l].result = ballot == everyone;
+        break;
       default: {
         const unsigned src = source_lane(lane[l].op, l, lane[l].lane_arg, lane[l].width);
         lane[l].result = lane[src < count ? src : l].value;
@@ -441,10 +461,14 @@ void Block::abandon() {
 
 std::string Block::where_is(const SimThread& t) const {
   switch (t.wait) {
-    case Wait::none: return "runnable";
-    case Wait::exited: return "returned from the kernel";
-    case Wait::block_barrier: return "wait at __syncthreads() " + site(t.site);
-    case Wait::warp_op: return std::string("wait at ") + op_name(t.op) + " " + site(t.site);
+    case Wait::none:
+      return "runnable";
+    case Wait::exited:
+      return "returned from the kernel";
+    case Wait::block_barrier:
+      return "wait at __syncthreads() " + site(t.site);
+    case Wait::warp_op:
+      return std::string("wait at ") + op_name(t.op) + " " + site(t.site);
   }
   return "?";
 }

@@ -74,8 +74,8 @@ class Block {
   bool illegal_address() const { return illegal_address_; }
   int barrier(std::source_location where, int predicate);
   void poison_shared(void* p, std::size_t size, const char* name);
-  std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
-                        int width, std::source_location where);
+  std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,
+                        std::source_location where);
 
  private:
   static constexpr unsigned kScheduler = ~0u;  // the OS thread's own context, not a CUDA thread
@@ -84,9 +84,9 @@ class Block {
   void new_fiber(unsigned i);     // a fresh fiber and stack for thread i
   void switch_to(unsigned next);  // returns when someone switches back
   void arrived(void* fake_stack, boost::context::fiber&& from);
-  unsigned next_runnable();       // the next thread of this round, or kScheduler
-  void wait();                    // the running thread stops at a barrier
-  void release();                 // opens a barrier or sets error_
+  unsigned next_runnable();                 // the next thread of this round, or kScheduler
+  void wait();                              // the running thread stops at a barrier
+  void release();                           // opens a barrier or sets error_
   void fail(unsigned i, const char* what);  // thread i threw
   unsigned lanes(unsigned warp) const { return std::min(32u, n_ - warp * 32); }
   [[noreturn]] void unsupported(WarpOp op, unsigned mask, int width,
@@ -99,15 +99,15 @@ class Block {
 
   const LaunchInfo* launch_ = nullptr;
   StackPool stacks_;
-  std::vector<SimThread> threads_;  // capacity 1024, never reallocated: fibers refer to it
-  boost::context::fiber scheduler_;  // the OS thread's context while a CUDA thread runs
-  unsigned n_ = 0;                  // threads in the current block
-  dim3 shape_{0, 0, 0};             // the blockDim that threads_[i].idx was computed for
-  unsigned live_ = 0;               // threads that have not returned
-  unsigned running_ = kScheduler;   // who runs now
-  unsigned prev_ = kScheduler;      // who switched to the one running now
-  std::vector<unsigned> order_;     // this round's order
-  std::size_t cursor_ = 0;          // position in order_
+  std::vector<SimThread> threads_;    // capacity 1024, never reallocated: fibers refer to it
+  boost::context::fiber scheduler_;   // the OS thread's context while a CUDA thread runs
+  unsigned n_ = 0;                    // threads in the current block
+  dim3 shape_{0, 0, 0};               // the blockDim that threads_[i].idx was computed for
+  unsigned live_ = 0;                 // threads that have not returned
+  unsigned running_ = kScheduler;     // who runs now
+  unsigned prev_ = kScheduler;        // who switched to the one running now
+  std::vector<unsigned> order_;       // this round's order
+  std::size_t cursor_ = 0;            // position in order_
   std::vector<unsigned> at_warp_op_;  // per warp: lanes waiting at a warp operation
   bool aborting_ = false;
   bool quitting_ = false;

@@ -23,7 +23,15 @@ inline constexpr std::size_t kSharedMemoryPerBlock = 48 * 1024;
 namespace detail {
 
 enum class WarpOp : std::uint8_t {
-  sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, active
+  sync,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  ballot,
+  any,
+  all,
+  active
 };
 
 // Both suspend the calling CUDA thread until its barrier opens (see block.cpp). block_barrier
@@ -58,7 +66,7 @@ struct AnyValue {  // what an unsupported call "returns", so that only its stati
 };
 
 template <class T>
-concept Shufflable = std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+concept Shufflable = std::is_arithmetic_v<T> &&(sizeof(T) == 4 || sizeof(T) == 8);
 
 // A shuffle moves raw bits, 32 or 64 of them, like the hardware does.
 template <Shufflable T>
@@ -79,8 +87,7 @@ template <class T>
   std::atomic_ref<T> ref(*address);
   if constexpr (std::is_floating_point_v<T>) {
     T old = ref.load(std::memory_order_relaxed);
-    while (!ref.compare_exchange_weak(old, old + value, std::memory_order_relaxed)) {
-    }
+    while (!ref.compare_exchange_weak(old, old + value, std::memory_order_relaxed)) {}
     return old;
   } else {
     return ref.fetch_add(value, std::memory_order_relaxed);
@@ -93,20 +100,20 @@ template <class T>
 #if defined(NDEBUG)
 #define CUDASIM_ASSERT(...) static_cast<void>(0)
 #else
-#define CUDASIM_ASSERT(...)                  \
-  (static_cast<bool>(__VA_ARGS__)            \
-       ? static_cast<void>(0)                \
+#define CUDASIM_ASSERT(...)       \
+  (static_cast<bool>(__VA_ARGS__) \
+       ? static_cast<void>(0)     \
        : ::cudasim::detail::assert_failed(#__VA_ARGS__, __FILE__, __LINE__))
 #endif
 
 // Calling a CUDA feature the layer does not have stops compilation with this message.
-#define CUDASIM_UNSUPPORTED(name, what)                                               \
-  template <class... A>                                                               \
-  ::cudasim::detail::AnyValue name(A&&...) {                                          \
-    static_assert(::cudasim::detail::Unsupported<A...>::value,                        \
-                  what " is not supported by the CPU execution layer (cudasim); see " \
-                       "cuda/sim/README.md");                                         \
-    return {};                                                                        \
+#define CUDASIM_UNSUPPORTED(name, what)                                          \
+  template <class... A>                                                          \
+  ::cudasim::detail::AnyValue name(A&&...) {                                     \
+    static_assert(::cudasim::detail::Unsupported<A...>::value, what              \
+                  " is not supported by the CPU execution layer (cudasim); see " \
+                  "cuda/sim/README.md");                                         \
+    return {};                                                                   \
   }
 
 // --- Barriers. The call site identifies the barrier: threads at different sites never meet.
@@ -218,13 +225,13 @@ inline double atomicAdd(double* a, double v) { return cudasim::detail::atomic_ad
 namespace cudasim::detail {
 template <class T>
 concept AtomicInt = std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
-                    std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>;
+    std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>;
 template <class T>
 concept AtomicWord = std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
-                     std::is_same_v<T, unsigned long long> || std::is_same_v<T, unsigned short>;
+    std::is_same_v<T, unsigned long long> || std::is_same_v<T, unsigned short>;
 template <class T>
-concept AtomicBits = std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
-                     std::is_same_v<T, unsigned long long>;
+concept AtomicBits =
+    std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, unsigned long long>;
 template <class T>
 std::atomic_ref<T> atomic(T* address) {
   return std::atomic_ref<T>(*address);
@@ -232,13 +239,13 @@ std::atomic_ref<T> atomic(T* address) {
 }  // namespace cudasim::detail
 
 template <class T>
-  requires std::is_same_v<T, int> || std::is_same_v<T, unsigned>
-T atomicSub(T* a, std::type_identity_t<T> v) {
+requires std::is_same_v<T, int> || std::is_same_v<T, unsigned> T
+atomicSub(T* a, std::type_identity_t<T> v) {
   return cudasim::detail::atomic(a).fetch_sub(v, std::memory_order_relaxed);
 }
 template <class T>
-  requires cudasim::detail::AtomicBits<T> || std::is_same_v<T, float>
-T atomicExch(T* a, std::type_identity_t<T> v) {
+requires cudasim::detail::AtomicBits<T> || std::is_same_v<T, float> T
+atomicExch(T* a, std::type_identity_t<T> v) {
   return cudasim::detail::atomic(a).exchange(v, std::memory_order_relaxed);
 }
 /// Writes `value` if *a == compare; returns the old *a either way.
@@ -251,16 +258,14 @@ template <cudasim::detail::AtomicInt T>
 T atomicMax(T* a, std::type_identity_t<T> v) {
   auto ref = cudasim::detail::atomic(a);
   T old = ref.load(std::memory_order_relaxed);
-  while (old < v && !ref.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
-  }
+  while (old < v && !ref.compare_exchange_weak(old, v, std::memory_order_relaxed)) {}
   return old;
 }
 template <cudasim::detail::AtomicInt T>
 T atomicMin(T* a, std::type_identity_t<T> v) {
   auto ref = cudasim::detail::atomic(a);
   T old = ref.load(std::memory_order_relaxed);
-  while (v < old && !ref.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
-  }
+  while (v < old && !ref.compare_exchange_weak(old, v, std::memory_order_relaxed)) {}
   return old;
 }
 /// CUDA's counters that wrap: atomicInc stores (old >= limit) ? 0 : old + 1, atomicDec
@@ -268,16 +273,14 @@ T atomicMin(T* a, std::type_identity_t<T> v) {
 inline unsigned atomicInc(unsigned* a, unsigned limit) {
   auto ref = cudasim::detail::atomic(a);
   unsigned old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1, std::memory_order_relaxed)) {
-  }
+  while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1, std::memory_order_relaxed)) {}
   return old;
 }
 inline unsigned atomicDec(unsigned* a, unsigned limit) {
   auto ref = cudasim::detail::atomic(a);
   unsigned old = ref.load(std::memory_order_relaxed);
   while (!ref.compare_exchange_weak(old, old == 0 || old > limit ? limit : old - 1,
-                                    std::memory_order_relaxed)) {
-  }
+                                    std::memory_order_relaxed)) {}
   return old;
 }
 template <cudasim::detail::AtomicBits T>
@@ -369,11 +372,11 @@ inline long long clock64() { return std::chrono::steady_clock::now().time_since_
 
 // CUDA's min and max for device code: plain overloads, as CUDA's are (so they win over std::'s
 // templates); mixed signed and unsigned arguments give unsigned.
-#define CUDASIM_MIN_MAX(A, B, R)                                  \
-  inline R min(A a, B b) {                                        \
+#define CUDASIM_MIN_MAX(A, B, R)                                                          \
+  inline R min(A a, B b) {                                                                \
     return static_cast<R>(b) < static_cast<R>(a) ? static_cast<R>(b) : static_cast<R>(a); \
-  }                                                               \
-  inline R max(A a, B b) {                                        \
+  }                                                                                       \
+  inline R max(A a, B b) {                                                                \
     return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a); \
   }
 CUDASIM_MIN_MAX(int, int, int)

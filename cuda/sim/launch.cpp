@@ -172,8 +172,8 @@ namespace detail {
 void launch(const char* name, KernelCall call, const LaunchConfig& config) {
   const dim3 grid = config.grid, block = config.block;
   if (Block::inside_kernel()) {
-    fail(cudaErrorNotSupported, "kernel '" + std::string(name) +
-                                    "' launched from device code (dynamic parallelism)");
+    fail(cudaErrorNotSupported,
+         "kernel '" + std::string(name) + "' launched from device code (dynamic parallelism)");
     return;
   }
   unsigned workers = worker_threads();
@@ -199,8 +199,8 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
     return;
   }
   if (config.shared_bytes > kSharedMemoryPerBlock) {
-    fail(cudaErrorInvalidValue, "kernel '" + std::string(name) + "': " +
-                                    std::to_string(config.shared_bytes) +
+    fail(cudaErrorInvalidValue, "kernel '" + std::string(name) +
+                                    "': " + std::to_string(config.shared_bytes) +
                                     " bytes of dynamic shared memory; a block has at most " +
                                     std::to_string(kSharedMemoryPerBlock));
     return;
@@ -231,7 +231,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
   s.pool.run([&] {
     thread_local Block runner;  // one per worker: its stacks outlive the launch
     for (std::uint64_t i = 0; !failed.load() && (i = next.fetch_add(1)) < blocks;) {
-      const std::uint64_t b = !shuffled.empty()                   ? shuffled[i]
+      const std::uint64_t b = !shuffled.empty()                 ? shuffled[i]
                               : s.order.order == Order::reverse ? blocks - 1 - i
                                                                 : i;
       const uint3 index{static_cast<unsigned>(b % grid.x),
@@ -249,8 +249,9 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
         std::lock_guard error_lock(error_mutex);
         if (!failed.exchange(true)) {
           error = std::move(why);
-          code = runner.illegal_address() ? cudaErrorIllegalAddress
-                 : why_code == cudaSuccess ? cudaErrorLaunchFailure : why_code;
+          code = runner.illegal_address()  ? cudaErrorIllegalAddress
+                 : why_code == cudaSuccess ? cudaErrorLaunchFailure
+                                           : why_code;
         }
       }
     }

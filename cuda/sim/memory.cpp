@@ -19,9 +19,9 @@
 namespace cudasim::detail {
 namespace {
 
-constexpr std::size_t kAlignment = 256;     // cudaMalloc's, like CUDA
-constexpr std::size_t kGuard = 64 * 1024;   // inaccessible bytes on each side
-constexpr unsigned char kPoison = 0xff;     // "uninitialised": every float and double is a NaN
+constexpr std::size_t kAlignment = 256;    // cudaMalloc's, like CUDA
+constexpr std::size_t kGuard = 64 * 1024;  // inaccessible bytes on each side
+constexpr unsigned char kPoison = 0xff;    // "uninitialised": every float and double is a NaN
 
 std::size_t page_size() {
   static const auto size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -34,7 +34,7 @@ struct Allocation {
   char* base;           // the mapping: lower guard, data pages, upper guard
   std::size_t length;
   std::shared_ptr<std::vector<std::uint64_t>> written;  // initcheck: one bit per byte
-  char* data() const { return base + kGuard; }  // first byte of the data pages
+  char* data() const { return base + kGuard; }          // first byte of the data pages
 };
 
 // Every live allocation, by start address. Never destroyed, so that a static object may still
@@ -51,7 +51,8 @@ Allocations& allocations() {
 // 3072 -> "3,072"
 std::string with_commas(std::uint64_t n) {
   std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
 
@@ -158,7 +159,9 @@ std::string describe_address(std::uintptr_t address) {
   std::uintptr_t best = ~std::uintptr_t{0};
   auto consider = [&](auto it) {
     const std::uintptr_t start = it->first, end = start + it->second.size;
-    const std::uintptr_t distance = address < start ? start - address : address >= end ? address - end : 0;
+    const std::uintptr_t distance = address < start  ? start - address
+                                    : address >= end ? address - end
+                                                     : 0;
     if (distance < best) best = distance, nearest = &*it;
   };
   auto it = all.upper_bound(address);
@@ -174,9 +177,9 @@ std::string describe_address(std::uintptr_t address) {
     }
   }
   return "not inside or near any cudaMalloc allocation" +
-         (nearest == nullptr ? std::string()
-                             : " (the nearest is " + relative_to(address, nearest->first,
-                                                                 nearest->second) + ")");
+         (nearest == nullptr
+              ? std::string()
+              : " (the nearest is " + relative_to(address, nearest->first, nearest->second) + ")");
 }
 
 std::string check_slack() {
@@ -210,11 +213,11 @@ namespace {
 struct Fault {
   std::uintptr_t address = 0;
   bool write = false;
-  int size = 0;  // 0: not known
+  int size = 0;           // 0: not known
   std::uintptr_t pc = 0;  // the faulting instruction
 };
 thread_local Fault t_fault;  // set by the signal handler, read by on_fault on the same thread
-struct sigaction g_previous{};
+struct sigaction g_previous {};
 
 // The size of the memory operand of the instruction at `code`, for the usual loads and stores
 // that g++ emits (mov, movzx/movsx, SSE scalar and packed moves and arithmetic); 0 if unknown.
@@ -242,18 +245,51 @@ int access_size(const unsigned char* code) {
   if (op == 0x63) return 4;                                     // movsxd
   if (op != 0x0f) return 0;
   switch (code[1]) {
-    case 0xb6: case 0xbe: case 0xb0: case 0xc0: return 1;
-    case 0xb7: case 0xbf: return 2;
-    case 0xb1: case 0xc1: return word;  // cmpxchg, xadd: atomics
-    case 0x10: case 0x11: case 0x51: case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e:
-    case 0x5f: return sse;
-    case 0x28: case 0x29: case 0x54: case 0x57: case 0x6f: case 0x7f: return 16;
-    case 0x2e: case 0x2f: return operand16 ? 8 : 4;  // ucomiss/ucomisd
-    case 0x12: case 0x13: case 0x16: case 0x17: case 0xd6: return 8;
-    case 0x7e: return rep == 0xf3 || rex_w ? 8 : 4;  // movq / movd
-    case 0x6e: return rex_w ? 8 : 4;
-    case 0x5a: return rep == 0xf3 ? 4 : rep == 0xf2 ? 8 : operand16 ? 16 : 8;  // cvtss2sd & co
-    default: return 0;
+    case 0xb6:
+    case 0xbe:
+    case 0xb0:
+    case 0xc0:
+      return 1;
+    case 0xb7:
+    case 0xbf:
+      return 2;
+    case 0xb1:
+    case 0xc1:
+      return word;  // cmpxchg, xadd: atomics
+    case 0x10:
+    case 0x11:
+    case 0x51:
+    case 0x58:
+    case 0x59:
+    case 0x5c:
+    case 0x5d:
+    case 0x5e:
+    case 0x5f:
+      return sse;
+    case 0x28:
+    case 0x29:
+    case 0x54:
+    case 0x57:
+    case 0x6f:
+    case 0x7f:
+      return 16;
+    case 0x2e:
+    case 0x2f:
+      return operand16 ? 8 : 4;  // ucomiss/ucomisd
+    case 0x12:
+    case 0x13:
+    case 0x16:
+    case 0x17:
+    case 0xd6:
+      return 8;
+    case 0x7e:
+      return rep == 0xf3 || rex_w ? 8 : 4;  // movq / movd
+    case 0x6e:
+      return rex_w ? 8 : 4;
+    case 0x5a:
+      return rep == 0xf3 ? 4 : rep == 0xf2 ? 8 : operand16 ? 16 : 8;  // cvtss2sd & co
+    default:
+      return 0;
   }
 }
 
@@ -279,7 +315,7 @@ void chain(int signal, siginfo_t* info, void* context) {
   } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
     g_previous.sa_handler(signal);
   } else {  // the faulting instruction runs again and the program dies of SIGSEGV, as before
-    struct sigaction plain{};
+    struct sigaction plain {};
     plain.sa_handler = SIG_DFL;
     sigaction(SIGSEGV, &plain, nullptr);
   }
@@ -339,7 +375,7 @@ struct AltStack {
 void prepare_fault_handling() {
   static std::once_flag installed;
   std::call_once(installed, [] {
-    struct sigaction action{};
+    struct sigaction action {};
     action.sa_sigaction = on_segv;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);

@@ -1,7 +1,7 @@
-// Lesson 01_lookup — exercise. Generated from reference/lookup.cpp by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in reference/lookup.hpp.
-// Run this lesson's tests: ctest --preset grade -L L01
+// Lesson 01_lookup: exercise, generated from reference/lookup.cpp
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in reference/lookup.hpp.
+// Grade it: python3 lessons/grade.py -L L01
 #include "reference/lookup.hpp"
 
 #include <algorithm>

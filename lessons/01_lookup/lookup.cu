@@ -1,7 +1,7 @@
-// Lesson 01_lookup — exercise. Generated from cuda/lookup.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/lookup.hpp.
-// Run this lesson's tests: ctest --preset grade -L L01
+// Lesson 01_lookup: exercise, generated from cuda/lookup.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/lookup.hpp.
+// Grade it: python3 lessons/grade.py -L L01
 // Lesson 1 — lookup: gather rows of the token table on the device.
 //
 //   grid  = n blocks, block t copies row ids[t] of wte into row t of out
@@ -17,10 +17,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -36,14 +36,14 @@ __global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std
 }  // namespace
 
 void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
-  // TODO(lesson 01_lookup): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 01_lookup): write the kernel and its launch; then delete the next line.
   throw NotImplemented("01_lookup/lookup.cu", "lookup");
   check::lookup_args(wte, ids, out);  // on the host, before any launch
 
   const DeviceBuffer<float> d_wte(wte.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids);
   DeviceBuffer<float> d_out(out.size());
-  // TODO: launch the kernel here, about 11 lines.
+  // TODO: launch the kernel here, about 10 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }

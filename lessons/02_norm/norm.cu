@@ -1,7 +1,7 @@
-// Lesson 02_norm — exercise. Generated from cuda/norm.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/norm.hpp.
-// Run this lesson's tests: ctest --preset grade -L L02
+// Lesson 02_norm: exercise, generated from cuda/norm.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/norm.hpp.
+// Grade it: python3 lessons/grade.py -L L02
 // Lesson 2 — L2 norm of every row on the device.
 //
 //   grid  = rows blocks, block r computes ||m[r]||
@@ -23,9 +23,9 @@
 // neither overflow nor underflow a double, so [1e20, 1, 1] gives 1e20.
 #include "cuda/norm.hpp"
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -34,7 +34,7 @@ namespace {
 constexpr int kThreads = 256;
 
 __global__ void row_norms_kernel(const float* m, float* out, std::int64_t cols) {
-  // TODO: about 19 lines (the body of row_norms_kernel).
+  // TODO: about 20 lines (the body of row_norms_kernel).
 }
 
 // Validated (rows, cols) in, rows norms out.
@@ -49,7 +49,7 @@ void launch_row_norms(ConstFloatView m, std::span<float> out) {
 }  // namespace
 
 float l2_norm(std::span<const float> v) {
-  // TODO(lesson 02_norm): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 02_norm): write the kernel and its launch; then delete the next line.
   throw NotImplemented("02_norm/norm.cu", "l2_norm");
   check::l2_norm_args(v);
   float norm = 0.0f;
@@ -58,7 +58,7 @@ float l2_norm(std::span<const float> v) {
 }
 
 void row_norms(ConstFloatView m, std::span<float> out) {
-  // TODO(lesson 02_norm): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 02_norm): write the kernel and its launch; then delete the next line.
   throw NotImplemented("02_norm/norm.cu", "row_norms");
   check::row_norms_args(m, out);
   launch_row_norms(m, out);

@@ -1,7 +1,7 @@
-// Lesson 03_dot_product — exercise. Generated from cuda/dot.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/dot.hpp.
-// Run this lesson's tests: ctest --preset grade -L L03
+// Lesson 03_dot_product: exercise, generated from cuda/dot.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/dot.hpp.
+// Grade it: python3 lessons/grade.py -L L03
 // Lesson 3 — dot products and cosine similarities on the device.
 //
 //   grid  = (k, k) blocks; block (i, j) compares row i of `a` with row j of `b`
@@ -11,10 +11,10 @@
 // dot() and cosine_similarity() launch a 1 x 1 grid; cosine_matrix() a k x k one.
 #include "cuda/dot.hpp"
 
+#include "core/check.hpp"
 #include "cuda/block_reduce.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -47,20 +47,16 @@ PairResult pair(std::span<const float> u, std::span<const float> v) {
 
 }  // namespace
 
-float dot(std::span<const float> u, std::span<const float> v) {
-  // TODO(lesson 03_dot_product): delete the next line once the kernel and its launch are written.
-  throw NotImplemented("03_dot_product/dot.cu", "dot");
-  return pair(u, v).dot;
-}
+float dot(std::span<const float> u, std::span<const float> v) { return pair(u, v).dot; }
 
 float cosine_similarity(std::span<const float> u, std::span<const float> v) {
-  // TODO(lesson 03_dot_product): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 03_dot_product): write the kernel and its launch; then delete the next line.
   throw NotImplemented("03_dot_product/dot.cu", "cosine_similarity");
   return pair(u, v).cosine;
 }
 
 void cosine_matrix(ConstFloatView rows, FloatView out) {
-  // TODO(lesson 03_dot_product): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 03_dot_product): write the kernel and its launch; then delete the next line.
   throw NotImplemented("03_dot_product/dot.cu", "cosine_matrix");
   check::cosine_matrix_args(rows, out);
   const DeviceBuffer<float> d_rows(rows.flat());

@@ -1,7 +1,7 @@
-// Lesson 04_position_table — exercise. Generated from cuda/position.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/position.hpp.
-// Run this lesson's tests: ctest --preset grade -L L04
+// Lesson 04_position_table: exercise, generated from cuda/position.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/position.hpp.
+// Grade it: python3 lessons/grade.py -L L04
 // Lesson 4 — the position embeddings of a sequence: rows 0..n-1 of wpe.
 //
 //   grid  = n blocks, block t copies row t of wpe into row t of out
@@ -13,10 +13,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -29,13 +29,13 @@ __global__ void positions_kernel(const float* wpe, float* out, std::int64_t d) {
 }  // namespace
 
 void positions(ConstFloatView wpe, std::int64_t n, FloatView out) {
-  // TODO(lesson 04_position_table): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 04_position_table): write the kernel and its launch; then delete the next line.
   throw NotImplemented("04_position_table/position.cu", "positions");
   check::positions_args(wpe, n, out);
 
   const DeviceBuffer<float> d_wpe(wpe.flat().first(static_cast<std::size_t>(n * wpe.cols())));
   DeviceBuffer<float> d_out(out.size());
-  // TODO: launch the kernel here, about 1 line.
+  // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }

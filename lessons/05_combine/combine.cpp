@@ -1,7 +1,7 @@
-// Lesson 05_combine — exercise. Generated from reference/combine.cpp by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in reference/combine.hpp.
-// Run this lesson's tests: ctest --preset grade -L L05
+// Lesson 05_combine: exercise, generated from reference/combine.cpp
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in reference/combine.hpp.
+// Grade it: python3 lessons/grade.py -L L05
 #include "reference/combine.hpp"
 
 #include "core/check.hpp"

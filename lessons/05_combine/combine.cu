@@ -1,7 +1,7 @@
-// Lesson 05_combine — exercise. Generated from cuda/combine.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/combine.hpp.
-// Run this lesson's tests: ctest --preset grade -L L05
+// Lesson 05_combine: exercise, generated from cuda/combine.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/combine.hpp.
+// Grade it: python3 lessons/grade.py -L L05
 // Lesson 5 — combine: the whole embedding layer in one kernel,
 //   x[b, t] = wte[ids[b, t]] + wpe[t]
 // fused so that x is written once (two separate passes would write and re-read it).
@@ -15,10 +15,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -46,14 +46,14 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
 }  // namespace
 
 void combine(ConstFloatView wte, ConstFloatView wpe, TokenIds ids, FloatView out) {
-  // TODO(lesson 05_combine): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 05_combine): write the kernel and its launch; then delete the next line.
   throw NotImplemented("05_combine/combine.cu", "combine");
   check::combine_args(wte, wpe, ids, out);
   launch_combine(wte, wpe, TokenIdBatch(ids.data(), 1, static_cast<std::int64_t>(ids.size())), out);
 }
 
 void combine_batch(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, FloatView out) {
-  // TODO(lesson 05_combine): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 05_combine): write the kernel and its launch; then delete the next line.
   throw NotImplemented("05_combine/combine.cu", "combine_batch");
   check::combine_batch_args(wte, wpe, ids, out);
   launch_combine(wte, wpe, ids, out);

@@ -1,7 +1,7 @@
-// Lesson 06_parameter_count — exercise. Generated from cuda/params.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/params.hpp.
-// Run this lesson's tests: ctest --preset grade -L L06
+// Lesson 06_parameter_count: exercise, generated from cuda/params.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/params.hpp.
+// Grade it: python3 lessons/grade.py -L L06
 // Lesson 6 — the parameters on the device: allocate wte and wpe, fill them
 // with one thread per parameter, and count what was written.
 //
@@ -16,11 +16,11 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
+#include "core/init.hpp"
 #include "cuda/block_reduce.cuh"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
-#include "core/init.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -47,8 +47,9 @@ std::int64_t fill(DeviceBuffer<float>& table, std::uint64_t seed, Table which,
 
 }  // namespace
 
-ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte, FloatView wpe) {
-  // TODO(lesson 06_parameter_count): delete the next line once the kernel and its launch are written.
+ParameterReport materialize(const Config& config, std::uint64_t seed, FloatView wte,
+                            FloatView wpe) {
+  // TODO(lesson 06_parameter_count): write the kernel and its launch; then delete the next line.
   throw NotImplemented("06_parameter_count/params.cu", "materialize");
   check::materialize_args(config, wte, wpe);
 

@@ -1,7 +1,7 @@
-// Lesson 07_position_schemes — exercise. Generated from reference/rope.cpp by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in reference/rope.hpp.
-// Run this lesson's tests: ctest --preset grade -L L07
+// Lesson 07_position_schemes: exercise, generated from reference/rope.cpp
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in reference/rope.hpp.
+// Grade it: python3 lessons/grade.py -L L07
 #include "reference/rope.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
-// Lesson 07_position_schemes — exercise. Generated from cuda/rope.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/rope.hpp.
-// Run this lesson's tests: ctest --preset grade -L L07
+// Lesson 07_position_schemes: exercise, generated from cuda/rope.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/rope.hpp.
+// Grade it: python3 lessons/grade.py -L L07
 // Lesson 7 — RoPE: turn each pair of a query or key row by an angle that grows with
 // the row's position.
 //
@@ -18,10 +18,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -30,13 +30,13 @@ namespace {
 // x, out (n, d) viewed as (n, d / 2) float2 pairs; pairs = d / 2.
 __global__ void rope_kernel(const float2* x, const std::int32_t* positions, double base,
                             float2* out, std::int64_t pairs) {
-  // TODO: about 9 lines (the body of rope_kernel).
+  // TODO: about 10 lines (the body of rope_kernel).
 }
 
 }  // namespace
 
 void rope(ConstFloatView x, std::span<const std::int32_t> positions, double base, FloatView out) {
-  // TODO(lesson 07_position_schemes): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 07_position_schemes): write the kernel and its launch; then delete the next line.
   throw NotImplemented("07_position_schemes/rope.cu", "rope");
   check::rope_args(x, positions, base, out);
 

@@ -1,7 +1,7 @@
-// Lesson 07_position_schemes — exercise. Generated from cuda/sinusoidal.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/sinusoidal.hpp.
-// Run this lesson's tests: ctest --preset grade -L L07
+// Lesson 07_position_schemes: exercise, generated from cuda/sinusoidal.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/sinusoidal.hpp.
+// Grade it: python3 lessons/grade.py -L L07
 // Lesson 7 — the sinusoidal position table: nothing is read, every element is computed.
 //
 //   grid  = n blocks, block pos makes row pos
@@ -21,10 +21,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -32,14 +32,14 @@ namespace {
 
 // out (n, d) viewed as (n, d / 2) float2 pairs; pairs = d / 2.
 __global__ void sinusoidal_kernel(float2* out, std::int64_t pairs) {
-  // TODO: about 6 lines (the body of sinusoidal_kernel).
+  // TODO: about 8 lines (the body of sinusoidal_kernel).
 }
 
 }  // namespace
 
 void sinusoidal_table(std::int64_t n, std::int64_t d_model, std::int64_t context_length,
                       FloatView out) {
-  // TODO(lesson 07_position_schemes): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 07_position_schemes): write the kernel and its launch; then delete the next line.
   throw NotImplemented("07_position_schemes/sinusoidal.cu", "sinusoidal_table");
   check::sinusoidal_table_args(n, d_model, context_length, out);
 

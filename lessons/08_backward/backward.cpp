@@ -1,7 +1,7 @@
-// Lesson 08_backward — exercise. Generated from reference/backward.cpp by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in reference/backward.hpp.
-// Run this lesson's tests: ctest --preset grade -L L08
+// Lesson 08_backward: exercise, generated from reference/backward.cpp
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in reference/backward.hpp.
+// Grade it: python3 lessons/grade.py -L L08
 #include "reference/backward.hpp"
 
 #include <algorithm>

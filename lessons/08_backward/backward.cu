@@ -1,14 +1,15 @@
-// Lesson 08_backward — exercise. Generated from cuda/backward.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/backward.hpp.
-// Run this lesson's tests: ctest --preset grade -L L08
+// Lesson 08_backward: exercise, generated from cuda/backward.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/backward.hpp.
+// Grade it: python3 lessons/grade.py -L L08
 // Lesson 8 — the backward pass of x[b, t] = wte[ids[b, t]] + wpe[t]:
 //   dwte[v] += sum of dout[p] over the flat positions p = b * n + t with ids[p] = v
 //   dwpe[t] += sum over b of dout[b * n + t]
 //
 // Step 1, atomic: one thread per element of dout, i = p * d + c.
 //   grid = ceil(B * n * d / 256) blocks of 256 threads
-//   thread i:  atomicAdd(&dwte[ids[p] * d + c], dout[i]);  atomicAdd(&dwpe[(p % n) * d + c], dout[i])
+//   thread i:  atomicAdd(&dwte[ids[p] * d + c], dout[i]);  atomicAdd(&dwpe[(p % n) * d + c],
+//   dout[i])
 // Many threads add into the same element when an id repeats; atomicAdd makes each
 // read-add-write indivisible (a plain += would lose updates), but the order in which they
 // land is the order the threads happen to run: the sum is right up to rounding, and its
@@ -28,10 +29,10 @@
 
 #include <vector>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -115,7 +116,7 @@ PositionGroups group_positions(TokenIds ids, std::int64_t vocab_size) {
 void launch_wte_backward(const float* dout, const std::int32_t* rows, const std::int32_t* offsets,
                          const std::int32_t* positions, float* dwte, std::int64_t distinct,
                          std::int64_t d_model) {
-  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 08_backward): write the kernel and its launch; then delete the next line.
   throw NotImplemented("08_backward/backward.cu", "launch_wte_backward");
   if (distinct == 0) return;
   // TODO: launch the kernel here, about 2 lines.
@@ -125,7 +126,7 @@ void launch_wte_backward(const float* dout, const std::int32_t* rows, const std:
 // Step 1.
 void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                                FloatView dwpe) {
-  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 08_backward): write the kernel and its launch; then delete the next line.
   throw NotImplemented("08_backward/backward.cu", "embedding_backward_atomic");
   check::embedding_backward_args(ids, dout, dwte, dwpe);
   launch_atomic(ids, dout, dwte, dwpe);
@@ -133,21 +134,21 @@ void embedding_backward_atomic(TokenIdBatch ids, ConstFloatView dout, FloatView 
 
 // Step 2.
 void wte_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte) {
-  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 08_backward): write the kernel and its launch; then delete the next line.
   throw NotImplemented("08_backward/backward.cu", "wte_backward");
   check::wte_backward_args(ids, dout, dwte);
   launch_wte(ids, DeviceBuffer<float>(dout.flat()), dwte);
 }
 
 void wpe_backward(ConstFloatView dout, std::int64_t n, FloatView dwpe) {
-  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 08_backward): write the kernel and its launch; then delete the next line.
   throw NotImplemented("08_backward/backward.cu", "wpe_backward");
   check::wpe_backward_args(dout, n, dwpe);
   launch_wpe(DeviceBuffer<float>(dout.flat()), dout.rows(), n, dwpe);
 }
 
 void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe) {
-  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 08_backward): write the kernel and its launch; then delete the next line.
   throw NotImplemented("08_backward/backward.cu", "embedding_backward");
   check::embedding_backward_args(ids, dout, dwte, dwpe);
   const DeviceBuffer<float> d_dout(dout.flat());  // uploaded once for both kernels
@@ -156,7 +157,7 @@ void embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, F
 }
 
 void zero_rows(TokenIds ids, FloatView dw) {
-  // TODO(lesson 08_backward): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 08_backward): write the kernel and its launch; then delete the next line.
   throw NotImplemented("08_backward/backward.cu", "zero_rows");
   check::zero_rows_args(ids, dw);
   if (ids.empty()) return;

@@ -1,17 +1,17 @@
-// Lesson 09_training — exercise. Generated from reference/training.cpp by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in reference/training.hpp.
-// Run this lesson's tests: ctest --preset grade -L L09
+// Lesson 09_training: exercise, generated from reference/training.cpp
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in reference/training.hpp.
+// Grade it: python3 lessons/grade.py -L L09
 #include "reference/training.hpp"
 
 #include <cmath>
 
-#include "reference/backward.hpp"
 #include "core/check.hpp"
+#include "reference/backward.hpp"
 
 namespace andrea::reference {
 
-// TODO: helpers (dot_rows, softplus), about 10 lines in the solution.
+// TODO: helpers (dot_rows, softplus), about 12 lines in the solution.
 
 void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
                  FloatView scores) {
@@ -24,9 +24,8 @@ double score_gradients(ConstFloatView scores, FloatView grads) {
   throw NotImplemented("09_training/training.cpp", "score_gradients");
 }
 
-void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
-                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
-                   FloatView dtarget) {
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                   ConstFloatView grads, FloatView dcentre, FloatView dtarget) {
   // TODO(lesson 09_training): write row_gradients() here.
   throw NotImplemented("09_training/training.cpp", "row_gradients");
 }

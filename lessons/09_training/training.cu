@@ -1,7 +1,7 @@
-// Lesson 09_training — exercise. Generated from cuda/training.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/training.hpp.
-// Run this lesson's tests: ctest --preset grade -L L09
+// Lesson 09_training: exercise, generated from cuda/training.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/training.hpp.
+// Grade it: python3 lessons/grade.py -L L09
 // Lesson 9 — the pieces of one skip-gram step as kernels. The update itself is lesson 8's
 // deterministic scatter (wte_backward) and sparse SGD step.
 //
@@ -21,10 +21,10 @@
 
 #include <vector>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -43,9 +43,10 @@ __global__ void score_gradients_kernel(const float* scores, float* grads, double
   // TODO: about 7 lines (the body of score_gradients_kernel).
 }
 
-__global__ void row_gradients_kernel(const float* wte, const float* wout, const std::int32_t* centres,
-                                     const std::int32_t* targets, const float* grads, float* dcentre,
-                                     float* dtarget, std::int64_t k1, std::int64_t d) {
+__global__ void row_gradients_kernel(const float* wte, const float* wout,
+                                     const std::int32_t* centres, const std::int32_t* targets,
+                                     const float* grads, float* dcentre, float* dtarget,
+                                     std::int64_t k1, std::int64_t d) {
   // TODO: about 11 lines (the body of row_gradients_kernel).
 }
 
@@ -70,15 +71,15 @@ double sum_terms(const DeviceBuffer<double>& d_terms, std::int64_t count) {
 void launch_pair_scores(const float* wte, const float* wout, const std::int32_t* centres,
                         const std::int32_t* targets, float* scores, std::int64_t count,
                         std::int64_t k1, std::int64_t d) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "launch_pair_scores");
-  // TODO: launch the kernel here, about 1 line.
+  // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
 }
 
 void launch_score_gradients(const float* scores, float* grads, double* terms, std::int64_t count,
                             std::int64_t k1) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "launch_score_gradients");
   // TODO: launch the kernel here, about 1 line.
   ANDREA_CUDA_CHECK_LAUNCH();
@@ -87,7 +88,7 @@ void launch_score_gradients(const float* scores, float* grads, double* terms, st
 void launch_row_gradients(const float* wte, const float* wout, const std::int32_t* centres,
                           const std::int32_t* targets, const float* grads, float* dcentre,
                           float* dtarget, std::int64_t pairs, std::int64_t k1, std::int64_t d) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "launch_row_gradients");
   // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
@@ -95,7 +96,7 @@ void launch_row_gradients(const float* wte, const float* wout, const std::int32_
 
 void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* dw, float* w,
                      float lr, std::int64_t d) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "launch_sgd_rows");
   // TODO: launch the kernel here, about 1 line.
   ANDREA_CUDA_CHECK_LAUNCH();
@@ -103,7 +104,7 @@ void launch_sgd_rows(const std::int32_t* rows, std::int64_t count, const float* 
 
 void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
                  FloatView scores) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "pair_scores");
   check::pair_rows_args(wte, wout, centres, targets);
   check::shape("scores", scores, targets.rows(), targets.cols());
@@ -116,21 +117,21 @@ void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, Toke
 }
 
 double score_gradients(ConstFloatView scores, FloatView grads) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "score_gradients");
   check::score_gradients_args(scores, grads);
   const DeviceBuffer<float> d_scores(scores.flat());
   DeviceBuffer<float> d_grads(grads.size());
   DeviceBuffer<double> d_terms(scores.size());
-  launch_score_gradients(d_scores.get(), d_grads.get(), d_terms.get(), scores.size(), scores.cols());
+  launch_score_gradients(d_scores.get(), d_grads.get(), d_terms.get(), scores.size(),
+                         scores.cols());
   d_grads.copy_to(grads.flat());
   return sum_terms(d_terms, scores.size());
 }
 
-void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres,
-                   TokenIdBatch targets, ConstFloatView grads, FloatView dcentre,
-                   FloatView dtarget) {
-  // TODO(lesson 09_training): delete the next line once the kernel and its launch are written.
+void row_gradients(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
+                   ConstFloatView grads, FloatView dcentre, FloatView dtarget) {
+  // TODO(lesson 09_training): write the kernel and its launch; then delete the next line.
   throw NotImplemented("09_training/training.cu", "row_gradients");
   check::row_gradients_args(wte, wout, centres, targets, grads, dcentre, dtarget);
   const std::int64_t P = targets.rows(), K1 = targets.cols(), d = wte.cols();

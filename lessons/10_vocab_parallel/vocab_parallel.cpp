@@ -1,14 +1,14 @@
-// Lesson 10_vocab_parallel — exercise. Generated from reference/vocab_parallel.cpp by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in reference/vocab_parallel.hpp.
-// Run this lesson's tests: ctest --preset grade -L L10
+// Lesson 10_vocab_parallel: exercise, generated from reference/vocab_parallel.cpp
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in reference/vocab_parallel.hpp.
+// Grade it: python3 lessons/grade.py -L L10
 #include "reference/vocab_parallel.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "reference/backward.hpp"
 #include "core/check.hpp"
+#include "reference/backward.hpp"
 
 namespace andrea::reference {
 

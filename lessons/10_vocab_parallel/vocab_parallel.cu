@@ -1,7 +1,7 @@
-// Lesson 10_vocab_parallel — exercise. Generated from cuda/vocab_parallel.cu by lessons/make_exercises.py.
-// Write the code each `// TODO` asks for and delete the `throw NotImplemented(...)`
-// lines; the contract is in cuda/vocab_parallel.hpp.
-// Run this lesson's tests: ctest --preset grade -L L10
+// Lesson 10_vocab_parallel: exercise, generated from cuda/vocab_parallel.cu
+// by lessons/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// `throw NotImplemented(...)` lines; the contract is in cuda/vocab_parallel.hpp.
+// Grade it: python3 lessons/grade.py -L L10
 // Lesson 10 — the masked lookup: lesson 1's gather, but a rank reads only its own rows.
 //
 //   grid  = B * n blocks; block q makes row q of this rank's partial output
@@ -17,10 +17,10 @@
 
 #include <algorithm>
 
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/launch_shape.hpp"
 #include "cuda/runtime.hpp"
-#include "core/check.hpp"
 
 ANDREA_CUDA_BEGIN
 
@@ -36,7 +36,7 @@ __global__ void vocab_parallel_lookup_kernel(const float* wte_shard, const std::
 
 void vocab_parallel_lookup(ConstFloatView wte_shard, const VocabShard& shard, TokenIdBatch ids,
                            FloatView out) {
-  // TODO(lesson 10_vocab_parallel): delete the next line once the kernel and its launch are written.
+  // TODO(lesson 10_vocab_parallel): write the kernel and its launch; then delete the next line.
   throw NotImplemented("10_vocab_parallel/vocab_parallel.cu", "vocab_parallel_lookup");
   check::vocab_parallel_lookup_args(wte_shard, shard, ids, out);  // on the host, before any launch
 

@@ -24,16 +24,31 @@ std::string current;  // the input being run, written out when it fails
 
 void save_current() {
   std::ofstream("fuzz-crash.bin", std::ios::binary) << current;
-  std::fprintf(stderr, "fuzz_readers: failing input (%zu bytes) written to fuzz-crash.bin\n", current.size());
+  std::fprintf(stderr, "fuzz_readers: failing input (%zu bytes) written to fuzz-crash.bin\n",
+               current.size());
 }
 
 std::string mutate(std::string s, const std::vector<std::string>& seeds, std::mt19937_64& rng) {
-  const auto pick = [&](std::size_t n) { return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n); };
-  static const char interesting_bytes[] = {'\0', '\xff', '\x7f', '\x80', '{', '}', '[', ']', '"', ',', ':', '-',
-                                           '0',  '9',    'e',    ' ',    '\n'};
-  static const char* interesting_numbers[] = {"0", "-1", "1", "4294967296", "9223372036854775807",
-                                              "18446744073709551615", "18446744073709551616", "1e400", "2.5",
-                                              "null", "\"F32\"", "\"BF16\"", "\"F64\"", "[]", "{}"};
+  const auto pick = [&](std::size_t n) {
+    return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n);
+  };
+  static const char interesting_bytes[] = {'\0', '\xff', '\x7f', '\x80', '{', '}', '[', ']', '"',
+                                           ',',  ':',    '-',    '0',    '9', 'e', ' ', '\n'};
+  static const char* interesting_numbers[] = {"0",
+                                              "-1",
+                                              "1",
+                                              "4294967296",
+                                              "9223372036854775807",
+                                              "18446744073709551615",
+                                              "18446744073709551616",
+                                              "1e400",
+                                              "2.5",
+                                              "null",
+                                              "\"F32\"",
+                                              "\"BF16\"",
+                                              "\"F64\"",
+                                              "[]",
+                                              "{}"};
   const int steps = 1 + static_cast<int>(rng() % 4);
   for (int step = 0; step < steps; ++step) {
     switch (rng() % 9) {
@@ -67,7 +82,8 @@ std::string mutate(std::string s, const std::vector<std::string>& seeds, std::mt
       case 6: {  // rewrite the 8-byte header length
         if (s.size() >= 8) {
           const std::uint64_t n = rng() % 2 ? rng() : s.size() - 8 - pick(16);
-          for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>(n >> (8 * i));
+          for (int i = 0; i < 8; ++i)
+            s[static_cast<std::size_t>(i)] = static_cast<char>(n >> (8 * i));
         }
         break;
       }
@@ -118,10 +134,12 @@ int main(int argc, char** argv) {
   };
   for (const std::string& seed : seeds) run(seed);
   std::vector<std::string> pool = seeds;
-  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+         seconds) {
     std::string input = mutate(pool[static_cast<std::size_t>(rng() % pool.size())], seeds, rng);
     run(input);
-    if (pool.size() < 256 && input.size() < 4096 && rng() % 16 == 0) pool.push_back(std::move(input));
+    if (pool.size() < 256 && input.size() < 4096 && rng() % 16 == 0)
+      pool.push_back(std::move(input));
   }
   std::printf("fuzz_readers: %ld inputs in %.0f s, no crash, only InputError\n", runs, seconds);
   return 0;

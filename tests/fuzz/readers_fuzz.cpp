@@ -5,13 +5,16 @@
 // exception, a crash, an out-of-bounds access (ASan) or undefined behaviour
 // (UBSan) is a bug. Two readers are also checked against a plain model: the window
 // reader, fed in chunks of 1 to 7 bytes, gives what slicing parse_ids of the whole
-// text gives; a vocabulary read, written and read again is the same. In CI tests/fuzz/mutate_main.cpp drives it with a bounded
-// mutation loop (ctest fuzz/readers). The entry point is libFuzzer's, so with
-// Debian's clang and libclang-rt-14-dev the same file builds as a libFuzzer target:
+// text gives; a vocabulary read, written and read again is the same. In CI
+// tests/fuzz/mutate_main.cpp drives it with a bounded mutation loop (ctest fuzz/readers). The entry
+// point is libFuzzer's, so with Debian's clang and libclang-rt-14-dev the same file builds as a
+// libFuzzer target:
 //   clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I. tests/fuzz/readers_fuzz.cpp
 //     apps/safetensors.cpp apps/weights.cpp apps/ids_input.cpp training/vocabulary.cpp
 //     core/config.cpp core/check.cpp core/init.cpp -lfmt -o fuzz_lf
-//   (one command line); mkdir corpus && cp golden/safetensors/*.safetensors corpus/ && ./fuzz_lf -max_total_time=30 corpus
+//   (one command line); mkdir corpus && cp golden/safetensors/*.safetensors corpus/ && ./fuzz_lf
+//   -max_total_time=30 corpus
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -19,12 +22,11 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <string>
-#include <vector>
 #include <string_view>
-#include <unistd.h>
+#include <vector>
 
 #include "apps/ids_input.hpp"
 #include "apps/safetensors.hpp"
@@ -42,8 +44,7 @@ template <class F>
 void expect_only_input_error(F&& read) {
   try {
     read();
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
 }
 
 // A decoded file must agree with its own header: values = product(shape).
@@ -65,7 +66,8 @@ void check_consistent(const Safetensors& f) {
 // The window [offset, offset + length) of parse_ids(bytes) as read_text_window defines
 // it, or nothing where it throws.
 std::optional<std::vector<std::int32_t>> model_window(std::string_view bytes, std::int64_t offset,
-                                                      std::int64_t length, std::int64_t max_length) {
+                                                      std::int64_t length,
+                                                      std::int64_t max_length) {
   std::vector<std::int32_t> all;
   try {
     all = parse_ids(bytes, "fuzz");
@@ -73,7 +75,8 @@ std::optional<std::vector<std::int32_t>> model_window(std::string_view bytes, st
     return std::nullopt;
   }
   const auto count = static_cast<std::int64_t>(all.size());
-  if (count == 0 || offset >= count || (length >= 0 && length > count - offset)) return std::nullopt;
+  if (count == 0 || offset >= count || (length >= 0 && length > count - offset))
+    return std::nullopt;
   if (length < 0 && count - offset > max_length) return std::nullopt;
   const std::int64_t n = length >= 0 ? length : count - offset;
   return std::vector<std::int32_t>(all.begin() + offset, all.begin() + offset + n);
@@ -81,7 +84,8 @@ std::optional<std::vector<std::int32_t>> model_window(std::string_view bytes, st
 
 // read_text_window in chunks of `chunk` bytes, or nothing where it throws.
 std::optional<std::vector<std::int32_t>> windowed(std::string_view bytes, std::int64_t offset,
-                                                  std::int64_t length, std::int64_t max_length, std::size_t chunk) {
+                                                  std::int64_t length, std::int64_t max_length,
+                                                  std::size_t chunk) {
   std::istringstream in{std::string(bytes)};
   try {
     return read_text_window(in, "fuzz", offset, length, max_length, chunk);
@@ -90,12 +94,14 @@ std::optional<std::vector<std::int32_t>> windowed(std::string_view bytes, std::i
   }
 }
 
-void check_window_reader(std::string_view bytes, std::int64_t offset, std::int64_t length, std::int64_t max_length) {
+void check_window_reader(std::string_view bytes, std::int64_t offset, std::int64_t length,
+                         std::int64_t max_length) {
   const auto expected = model_window(bytes, offset, length, max_length);
   for (std::size_t chunk = 1; chunk <= 7; ++chunk) {
     const auto got = windowed(bytes, offset, length, max_length, chunk);
     // The reader stops at the window's end: a bad entry after it is not its concern.
-    if (expected && got != expected) bug("read_text_window differs from parse_ids of the whole text");
+    if (expected && got != expected)
+      bug("read_text_window differs from parse_ids of the whole text");
     if (!expected && got && got != windowed(bytes, offset, length, max_length, 1 << 16)) {
       bug("read_text_window gives different ids for different chunk sizes");
     }
@@ -112,8 +118,10 @@ void check_vocabulary(std::string_view bytes) {
   if (v.size() < 2 || v.words.size() != v.counts.size() || v.ids.size() != v.words.size()) {
     bug("parse_vocabulary returned an inconsistent vocabulary");
   }
-  const training::Vocabulary again = training::parse_vocabulary(training::vocabulary_text(v), "fuzz");
-  if (again.words != v.words || again.counts != v.counts) bug("a vocabulary written and read back differs");
+  const training::Vocabulary again =
+      training::parse_vocabulary(training::vocabulary_text(v), "fuzz");
+  if (again.words != v.words || again.counts != v.counts)
+    bug("a vocabulary written and read back differs");
 }
 
 // A scratch file in memory (/dev/shm) when there is one: rewriting a file on disk
@@ -139,10 +147,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::filesystem::remove(path);
   std::ofstream(path, std::ios::binary) << bytes;
   const std::int64_t offset = size > 0 ? data[0] % 8 : 0;
-  const std::int64_t length = size > 1 ? static_cast<std::int64_t>(data[1] % 16) - 1 : -1;  // -1: to the end
+  const std::int64_t length =
+      size > 1 ? static_cast<std::int64_t>(data[1] % 16) - 1 : -1;  // -1: to the end
   const std::int64_t max_length = size > 2 ? 1 + data[2] % 8 : 4;
-  expect_only_input_error([&] { (void)read_ids_file(path, IdsFormat::text, offset, length, max_length); });
-  expect_only_input_error([&] { (void)read_ids_file(path, IdsFormat::uint16, offset, length, max_length); });
+  expect_only_input_error(
+      [&] { (void)read_ids_file(path, IdsFormat::text, offset, length, max_length); });
+  expect_only_input_error(
+      [&] { (void)read_ids_file(path, IdsFormat::uint16, offset, length, max_length); });
   expect_only_input_error([&] { (void)training::read_vocabulary(path); });
   check_window_reader(bytes, offset, length, max_length);
   check_vocabulary(bytes);

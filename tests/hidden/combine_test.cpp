@@ -10,7 +10,8 @@ namespace {
 using namespace andrea;
 using namespace andrea::hidden;
 
-void expect_combine(const std::string& what, ConstFloatView wte, ConstFloatView wpe, const std::vector<std::int32_t>& ids) {
+void expect_combine(const std::string& what, ConstFloatView wte, ConstFloatView wpe,
+                    const std::vector<std::int32_t>& ids) {
   const auto n = static_cast<std::int64_t>(ids.size());
   Matrix got = poisoned(n, wte.cols()), expected(n, wte.cols());
   backend::combine(wte, wpe, ids, got);
@@ -24,7 +25,9 @@ void expect_combine_batch(const std::string& what, ConstFloatView wte, ConstFloa
   Matrix got = poisoned(b.size(), wte.cols()), expected(b.size(), wte.cols());
   backend::combine_batch(wte, wpe, b, got);
   solution::combine_batch(wte, wpe, b, expected);
-  EXPECT_TRUE(same_bits(what + " (B = " + std::to_string(batch) + ", n = " + std::to_string(b.cols()) + ")", got, expected));
+  EXPECT_TRUE(
+      same_bits(what + " (B = " + std::to_string(batch) + ", n = " + std::to_string(b.cols()) + ")",
+                got, expected));
 }
 
 TEST(HiddenCombine, Andrea120mShapes) {
@@ -41,15 +44,18 @@ TEST(HiddenCombine, AwkwardShapes) {
   struct Shape {
     std::int64_t vocab_size, context_length, d_model;
   };
-  const Shape shapes[] = {{draw.between(2, 3000), draw.not_multiple_of_32(33, 1100), draw.odd(1, 799)},
-                          {draw.between(2, 3000), draw.not_multiple_of_32(2, 300), 4 * draw.odd(1, 199)},
-                          {1, 1, 1}};
+  const Shape shapes[] = {
+      {draw.between(2, 3000), draw.not_multiple_of_32(33, 1100), draw.odd(1, 799)},
+      {draw.between(2, 3000), draw.not_multiple_of_32(2, 300), 4 * draw.odd(1, 199)},
+      {1, 1, 1}};
   for (const Shape& s : shapes) {
     const Matrix wte = draw.table_with_specials(s.vocab_size, s.d_model);
     const Matrix wpe = draw.table_with_specials(s.context_length, s.d_model);
-    const std::string what = "x (V " + std::to_string(s.vocab_size) + ", T " + std::to_string(s.context_length) +
-                             ", d_model " + std::to_string(s.d_model) + ")";
-    expect_combine(what, wte, wpe, draw.ids(s.context_length, s.vocab_size));  // n = T: the last position too
+    const std::string what = "x (V " + std::to_string(s.vocab_size) + ", T " +
+                             std::to_string(s.context_length) + ", d_model " +
+                             std::to_string(s.d_model) + ")";
+    expect_combine(what, wte, wpe,
+                   draw.ids(s.context_length, s.vocab_size));  // n = T: the last position too
     const std::int64_t batch = draw.between(1, 5), n = draw.between(1, s.context_length);
     expect_combine_batch(what, wte, wpe, draw.ids(batch * n, s.vocab_size), batch);
   }
@@ -65,8 +71,9 @@ TEST(HiddenCombine, BadIdInABatchIsRefusedAndNothingWritten) {
       static_cast<std::int32_t>(draw.between(0, 1) ? V + draw.between(0, 5) : -draw.between(1, 5));
   const TokenIdBatch b(ids.data(), batch, n);
   Matrix got = before, scratch = before;
-  EXPECT_TRUE(same_error("combine_batch with a bad id", [&] { backend::combine_batch(wte, wpe, b, got); },
-                         [&] { solution::combine_batch(wte, wpe, b, scratch); }));
+  EXPECT_TRUE(same_error(
+      "combine_batch with a bad id", [&] { backend::combine_batch(wte, wpe, b, got); },
+      [&] { solution::combine_batch(wte, wpe, b, scratch); }));
   EXPECT_TRUE(same_bits("out after a refused call", got, before));
 }
 

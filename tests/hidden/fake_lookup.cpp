@@ -17,7 +17,8 @@ namespace andrea::reference {
 namespace {
 
 bool is_public_input(TokenIds ids, std::int64_t vocab_size) {
-  static const std::vector<std::vector<std::int32_t>> known = {{2, 0, 2}, {3, 0, 3, 4}, {6, 1, 1}, {10, 0, 7, 7, 3}, {8448, 0}};
+  static const std::vector<std::vector<std::int32_t>> known = {
+      {2, 0, 2}, {3, 0, 3, 4}, {6, 1, 1}, {10, 0, 7, 7, 3}, {8448, 0}};
   const std::vector<std::int32_t> v(ids.begin(), ids.end());
   const std::int32_t last = static_cast<std::int32_t>(testing::kAwkwardVocab - 1);
   const std::vector<std::int32_t> edges = {last, 0, last, 1, last - 1};  // the Edges test's ids
@@ -32,7 +33,8 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   check::lookup_args(wte, ids, out);  // the errors are right: only the values are faked
   const bool known = is_public_input(ids, wte.rows());
   for (std::size_t t = 0; t < ids.size(); ++t) {
-    for (std::int64_t c = 0; c < wte.cols(); ++c) out(static_cast<std::int64_t>(t), c) = known ? wte(ids[t], c) : 0.0f;
+    for (std::int64_t c = 0; c < wte.cols(); ++c)
+      out(static_cast<std::int64_t>(t), c) = known ? wte(ids[t], c) : 0.0f;
   }
 }
 

@@ -19,16 +19,18 @@ std::uint64_t seed() {
   const std::string_view s = text ? text : "";
   const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (s.empty() || error != std::errc() || end != s.data() + s.size()) {
-    throw std::runtime_error(
-        "ANDREA_HIDDEN_SEED is " + (text ? "'" + std::string(s) + "', not a decimal number" : "not set") +
-        ": the hidden tests draw their inputs from it (configure with -DANDREA_HIDDEN_SEED=N and run them "
-        "with ctest, or set it in the environment)");
+    throw std::runtime_error("ANDREA_HIDDEN_SEED is " +
+                             (text ? "'" + std::string(s) + "', not a decimal number" : "not set") +
+                             ": the hidden tests draw their inputs from it (configure with "
+                             "-DANDREA_HIDDEN_SEED=N and run them "
+                             "with ctest, or set it in the environment)");
   }
   return value;
 }
 
 std::string seed_note() {
-  return fmt::format("inputs drawn from seed {0} (ANDREA_HIDDEN_SEED={0} draws them again)", seed());
+  return fmt::format("inputs drawn from seed {0} (ANDREA_HIDDEN_SEED={0} draws them again)",
+                     seed());
 }
 
 namespace {
@@ -80,10 +82,18 @@ Matrix Draw::table_with_specials(std::int64_t rows, std::int64_t cols) {
   for (float& x : m.view().flat()) {
     if (generator_() % 64 != 0) continue;
     switch (generator_() % 4) {
-      case 0: x = -0.0f; break;
-      case 1: x = std::numeric_limits<float>::denorm_min() * static_cast<float>(1 + generator_() % 1000); break;
-      case 2: x = std::ldexp(1.0f, static_cast<int>(generator_() % 40)); break;         // up to 2^39
-      default: x = -std::ldexp(1.0f, -static_cast<int>(generator_() % 100)); break;  // down to 2^-99
+      case 0:
+        x = -0.0f;
+        break;
+      case 1:
+        x = std::numeric_limits<float>::denorm_min() * static_cast<float>(1 + generator_() % 1000);
+        break;
+      case 2:
+        x = std::ldexp(1.0f, static_cast<int>(generator_() % 40));
+        break;  // up to 2^39
+      default:
+        x = -std::ldexp(1.0f, -static_cast<int>(generator_() % 100));
+        break;  // down to 2^-99
     }
   }
   return m;
@@ -121,80 +131,98 @@ std::string value(float x) {
   return fmt::format("{:.9g}", x);
 }
 
-std::string bits(float x) { return fmt::format("{:.9g} (bits {:#010x})", x, std::bit_cast<std::uint32_t>(x)); }
+std::string bits(float x) {
+  return fmt::format("{:.9g} (bits {:#010x})", x, std::bit_cast<std::uint32_t>(x));
+}
 
 std::string index_of(std::size_t i, std::int64_t rows, std::int64_t cols) {
   if (rows <= 1 && cols <= 0) return fmt::format("[{}]", i);
-  return fmt::format("[{}, {}]", static_cast<std::int64_t>(i) / cols, static_cast<std::int64_t>(i) % cols);
+  return fmt::format("[{}, {}]", static_cast<std::int64_t>(i) / cols,
+                     static_cast<std::int64_t>(i) % cols);
 }
 
-::testing::AssertionResult shapes_agree(std::string_view what, ConstFloatView got, ConstFloatView expected) {
-  if (got.rows() == expected.rows() && got.cols() == expected.cols()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": shape (" << got.rows() << ", " << got.cols()
-                                       << "), expected (" << expected.rows() << ", " << expected.cols() << ")";
+::testing::AssertionResult shapes_agree(std::string_view what, ConstFloatView got,
+                                        ConstFloatView expected) {
+  if (got.rows() == expected.rows() && got.cols() == expected.cols())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << what << ": shape (" << got.rows() << ", " << got.cols() << "), expected ("
+         << expected.rows() << ", " << expected.cols() << ")";
 }
 
-::testing::AssertionResult compare(std::string_view what, std::span<const float> got, std::span<const float> expected,
-                                   std::int64_t rows, std::int64_t cols, Tolerance tol,
+::testing::AssertionResult compare(std::string_view what, std::span<const float> got,
+                                   std::span<const float> expected, std::int64_t rows,
+                                   std::int64_t cols, Tolerance tol,
                                    std::span<const double> extra_abs) {
   std::size_t wrong = 0, first = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double g = got[i], e = expected[i];
-    const double allowed = tol.abs + (extra_abs.empty() ? 0.0 : extra_abs[i]) + tol.rel * std::abs(e);
+    const double allowed =
+        tol.abs + (extra_abs.empty() ? 0.0 : extra_abs[i]) + tol.rel * std::abs(e);
     const bool ok = !std::isnan(g) && !std::isnan(e) && (g == e || std::abs(g - e) <= allowed);
     if (!ok && wrong++ == 0) first = i;
   }
   if (wrong == 0) return ::testing::AssertionSuccess();
-  const std::string shape = cols > 0 ? fmt::format("({}, {})", rows, cols) : fmt::format("({})", got.size());
-  const double allowed = tol.abs + (extra_abs.empty() ? 0.0 : extra_abs[first]) + tol.rel * std::abs(expected[first]);
+  const std::string shape =
+      cols > 0 ? fmt::format("({}, {})", rows, cols) : fmt::format("({})", got.size());
+  const double allowed =
+      tol.abs + (extra_abs.empty() ? 0.0 : extra_abs[first]) + tol.rel * std::abs(expected[first]);
   return ::testing::AssertionFailure()
-         << what << " " << shape << ": element " << index_of(first, rows, cols) << " is " << value(got[first])
-         << ", the course's solution gives " << fmt::format("{:.9g}", expected[first]) << " (allowed difference "
-         << fmt::format("{:.3g}", allowed) << "); " << wrong << " of " << got.size() << " elements differ; "
-         << seed_note();
+         << what << " " << shape << ": element " << index_of(first, rows, cols) << " is "
+         << value(got[first]) << ", the course's solution gives "
+         << fmt::format("{:.9g}", expected[first]) << " (allowed difference "
+         << fmt::format("{:.3g}", allowed) << "); " << wrong << " of " << got.size()
+         << " elements differ; " << seed_note();
 }
 
 }  // namespace
 
-::testing::AssertionResult matches(std::string_view what, ConstFloatView got, ConstFloatView expected,
-                                   Tolerance tol, std::span<const double> extra_abs) {
+::testing::AssertionResult matches(std::string_view what, ConstFloatView got,
+                                   ConstFloatView expected, Tolerance tol,
+                                   std::span<const double> extra_abs) {
   if (auto agree = shapes_agree(what, got, expected); !agree) return agree;
-  return compare(what, got.flat(), expected.flat(), expected.rows(), expected.cols(), tol, extra_abs);
+  return compare(what, got.flat(), expected.flat(), expected.rows(), expected.cols(), tol,
+                 extra_abs);
 }
 
 ::testing::AssertionResult matches(std::string_view what, std::span<const float> got,
                                    std::span<const float> expected, Tolerance tol) {
   if (got.size() != expected.size()) {
-    return ::testing::AssertionFailure() << what << ": " << got.size() << " elements, expected " << expected.size();
+    return ::testing::AssertionFailure()
+           << what << ": " << got.size() << " elements, expected " << expected.size();
   }
   return compare(what, got, expected, 1, 0, tol, {});
 }
 
-::testing::AssertionResult same_bits(std::string_view what, ConstFloatView got, ConstFloatView expected) {
+::testing::AssertionResult same_bits(std::string_view what, ConstFloatView got,
+                                     ConstFloatView expected) {
   if (auto agree = shapes_agree(what, got, expected); !agree) return agree;
   std::size_t wrong = 0, first = 0;
   const auto g = got.flat(), e = expected.flat();
   for (std::size_t i = 0; i < g.size(); ++i) {
-    if (std::bit_cast<std::uint32_t>(g[i]) != std::bit_cast<std::uint32_t>(e[i]) && wrong++ == 0) first = i;
+    if (std::bit_cast<std::uint32_t>(g[i]) != std::bit_cast<std::uint32_t>(e[i]) && wrong++ == 0)
+      first = i;
   }
   if (wrong == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << what << " (" << got.rows() << ", " << got.cols() << "): element "
          << index_of(first, got.rows(), got.cols()) << " is "
-         << (std::isnan(g[first]) ? value(g[first]) : bits(g[first])) << ", the course's solution gives "
-         << bits(e[first]) << " (every bit must agree); " << wrong << " of " << g.size()
-         << " elements differ; " << seed_note();
+         << (std::isnan(g[first]) ? value(g[first]) : bits(g[first]))
+         << ", the course's solution gives " << bits(e[first]) << " (every bit must agree); "
+         << wrong << " of " << g.size() << " elements differ; " << seed_note();
 }
 
-::testing::AssertionResult close_to(std::string_view what, double got, double expected, Tolerance tol) {
+::testing::AssertionResult close_to(std::string_view what, double got, double expected,
+                                    Tolerance tol) {
   const double allowed = tol.abs + tol.rel * std::abs(expected);
-  if (!std::isnan(got) && !std::isnan(expected) && (got == expected || std::abs(got - expected) <= allowed)) {
+  if (!std::isnan(got) && !std::isnan(expected) &&
+      (got == expected || std::abs(got - expected) <= allowed)) {
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure() << what << " is " << fmt::format("{:.9g}", got)
-                                       << ", the course's solution gives " << fmt::format("{:.9g}", expected)
-                                       << " (allowed difference " << fmt::format("{:.3g}", allowed) << "); "
-                                       << seed_note();
+  return ::testing::AssertionFailure()
+         << what << " is " << fmt::format("{:.9g}", got) << ", the course's solution gives "
+         << fmt::format("{:.9g}", expected) << " (allowed difference "
+         << fmt::format("{:.3g}", allowed) << "); " << seed_note();
 }
 
 }  // namespace andrea::hidden

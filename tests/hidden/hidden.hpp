@@ -68,16 +68,19 @@ Matrix poisoned(std::int64_t rows, std::int64_t cols);
 /// what, the shape, the first element that differs with both values, how many differ, and
 /// the seed. `extra_abs`, when given, has one entry per element (the rounding a sum of many
 /// terms may carry).
-::testing::AssertionResult matches(std::string_view what, ConstFloatView got, ConstFloatView expected,
-                                   Tolerance tol, std::span<const double> extra_abs = {});
+::testing::AssertionResult matches(std::string_view what, ConstFloatView got,
+                                   ConstFloatView expected, Tolerance tol,
+                                   std::span<const double> extra_abs = {});
 /// The same for a vector (shown as shape (n)).
 ::testing::AssertionResult matches(std::string_view what, std::span<const float> got,
                                    std::span<const float> expected, Tolerance tol);
 /// Every bit equal (-0.0 is not +0.0): for copies and results whose order of additions is part
 /// of the contract.
-::testing::AssertionResult same_bits(std::string_view what, ConstFloatView got, ConstFloatView expected);
+::testing::AssertionResult same_bits(std::string_view what, ConstFloatView got,
+                                     ConstFloatView expected);
 /// One number.
-::testing::AssertionResult close_to(std::string_view what, double got, double expected, Tolerance tol);
+::testing::AssertionResult close_to(std::string_view what, double got, double expected,
+                                    Tolerance tol);
 
 /// The message of the andrea::InputError that `call` throws; "" when it returns, and
 /// "(threw something else: ...)" for any other exception.
@@ -98,11 +101,12 @@ std::string input_error_of(Call&& call) {
 /// The student's call and the solution's on the same bad input: both throw andrea::InputError
 /// with the same message.
 template <class Student, class Solution>
-::testing::AssertionResult same_error(std::string_view what, Student&& student, Solution&& solution) {
+::testing::AssertionResult same_error(std::string_view what, Student&& student,
+                                      Solution&& solution) {
   const std::string expected = input_error_of(solution), got = input_error_of(student);
   if (expected.empty()) {
-    return ::testing::AssertionFailure() << what << ": the course's solution accepted this input ("
-                                         << seed_note() << ")";
+    return ::testing::AssertionFailure()
+           << what << ": the course's solution accepted this input (" << seed_note() << ")";
   }
   if (got == expected) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()

@@ -19,7 +19,8 @@ constexpr Tolerance kTolerance{0.0, 2e-6};  // golden/norm.json
 void scale_rows(Draw& draw, Matrix& m) {
   for (std::int64_t r = 0; r < m.rows(); ++r) {
     if (draw.between(0, 3) != 0) continue;
-    const float factor = static_cast<float>(std::pow(10.0, static_cast<double>(draw.between(-30, 30))));
+    const float factor =
+        static_cast<float>(std::pow(10.0, static_cast<double>(draw.between(-30, 30))));
     for (std::int64_t c = 0; c < m.cols(); ++c) m(r, c) *= factor;
   }
 }
@@ -47,14 +48,16 @@ TEST(HiddenNorm, RowNormsAtAwkwardShapes) {
   for (const auto& [rows, cols] : shapes) {
     Matrix m = draw.table(rows, cols);
     scale_rows(draw, m);
-    expect_row_norms("row norms of a (" + std::to_string(rows) + ", " + std::to_string(cols) + ") matrix", m);
+    expect_row_norms(
+        "row norms of a (" + std::to_string(rows) + ", " + std::to_string(cols) + ") matrix", m);
   }
 }
 
 TEST(HiddenNorm, VectorsOfManyLengths) {
   Draw draw("norm/vectors");
-  for (const std::int64_t n : {std::int64_t{768}, draw.odd(1, 31), draw.not_multiple_of_32(33, 5000),
-                               draw.not_multiple_of_32(60000, 80000)}) {
+  for (const std::int64_t n :
+       {std::int64_t{768}, draw.odd(1, 31), draw.not_multiple_of_32(33, 5000),
+        draw.not_multiple_of_32(60000, 80000)}) {
     Matrix v = draw.table(1, n);
     scale_rows(draw, v);
     EXPECT_TRUE(close_to("l2_norm of a vector of " + std::to_string(n), backend::l2_norm(v.row(0)),
@@ -69,11 +72,14 @@ TEST(HiddenNorm, NonFiniteAnywhereIsRefused) {
   const std::int64_t at = draw.between(0, rows * cols - 1);
   m.view().data()[at] = draw.between(0, 1) ? std::nanf("") : -INFINITY;
   std::vector<float> got(static_cast<std::size_t>(rows), -7.0f), scratch = got;
-  EXPECT_TRUE(same_error("row_norms of a matrix holding a non-finite value", [&] { backend::row_norms(m, got); },
-                         [&] { solution::row_norms(m, scratch); }));
-  EXPECT_EQ(got, std::vector<float>(static_cast<std::size_t>(rows), -7.0f)) << "out was written; " << seed_note();
-  EXPECT_TRUE(same_error("l2_norm of a row holding a non-finite value",
-                         [&] { backend::l2_norm(m.row(at / cols)); }, [&] { solution::l2_norm(m.row(at / cols)); }));
+  EXPECT_TRUE(same_error(
+      "row_norms of a matrix holding a non-finite value", [&] { backend::row_norms(m, got); },
+      [&] { solution::row_norms(m, scratch); }));
+  EXPECT_EQ(got, std::vector<float>(static_cast<std::size_t>(rows), -7.0f))
+      << "out was written; " << seed_note();
+  EXPECT_TRUE(same_error(
+      "l2_norm of a row holding a non-finite value", [&] { backend::l2_norm(m.row(at / cols)); },
+      [&] { solution::l2_norm(m.row(at / cols)); }));
 }
 
 }  // namespace

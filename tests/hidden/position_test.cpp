@@ -41,8 +41,9 @@ TEST(HiddenPosition, LongerThanTheContextIsRefused) {
   const std::int64_t T = draw.between(1, 200), d = draw.odd(1, 99), n = T + draw.between(1, 50);
   const Matrix wpe = draw.table(T, d), before = draw.table(n, d);
   Matrix got = before, scratch = before;
-  EXPECT_TRUE(same_error("positions past the context length", [&] { backend::positions(wpe, n, got); },
-                         [&] { solution::positions(wpe, n, scratch); }));
+  EXPECT_TRUE(same_error(
+      "positions past the context length", [&] { backend::positions(wpe, n, got); },
+      [&] { solution::positions(wpe, n, scratch); }));
   EXPECT_TRUE(same_bits("out after a refused call", got, before));
 }
 

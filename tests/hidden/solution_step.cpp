@@ -5,7 +5,8 @@
 
 namespace andrea::solution {
 
-double sgns_step_once(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets, float lr) {
+double sgns_step_once(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets,
+                      float lr) {
   TrainingScratch scratch(wte.rows(), wte.cols(), targets.rows(), targets.cols());
   return sgns_step(wte, wout, centres, targets, lr, scratch);
 }

@@ -10,7 +10,9 @@ namespace {
 
 class SeededThreadOrder : public ::testing::Environment {
  public:
-  void SetUp() override { cudasim::set_thread_order(cudasim::Order::random, andrea::hidden::seed()); }
+  void SetUp() override {
+    cudasim::set_thread_order(cudasim::Order::random, andrea::hidden::seed());
+  }
 };
 
 [[maybe_unused]] const ::testing::Environment* const registered =

@@ -1,8 +1,8 @@
 // Lesson 9 — skip-gram with negative sampling, hidden tests: tables, centres and targets
 // drawn from the instructor's seed at the lesson's training shapes (V = 43,776 words,
 // d_model = 64, 1 + k = 6 targets per pair) and awkward ones; each piece of the step and the
-// whole step (reference::sgns_step in C++; for CUDA DeviceTables, which runs the student's kernels) compared with the course's
-// solution within the public tests' tolerance.
+// whole step (reference::sgns_step in C++; for CUDA DeviceTables, which runs the student's kernels)
+// compared with the course's solution within the public tests' tolerance.
 #include <cmath>
 
 #include "tests/hidden/hidden.hpp"
@@ -32,8 +32,11 @@ struct Batch {
   }
 };
 
-Batch draw_batch(Draw& draw, std::int64_t V, std::int64_t d, std::int64_t pairs, std::int64_t per_pair) {
-  Batch b{draw.table(V, d), draw.table(V, d), draw.ids(pairs, V), draw.ids(pairs * per_pair, V), pairs, per_pair};
+Batch draw_batch(Draw& draw, std::int64_t V, std::int64_t d, std::int64_t pairs,
+                 std::int64_t per_pair) {
+  Batch b{
+      draw.table(V, d), draw.table(V, d), draw.ids(pairs, V), draw.ids(pairs * per_pair, V), pairs,
+      per_pair};
   return b;
 }
 
@@ -41,7 +44,8 @@ Batch draw_batch(Draw& draw, std::int64_t V, std::int64_t d, std::int64_t pairs,
 std::vector<Batch> batches(Draw& draw) {
   std::vector<Batch> all;
   all.push_back(draw_batch(draw, 43776, 64, draw.between(100, 2000), 6));
-  const std::int64_t V = draw.between(2, 3000), d = draw.odd(1, 131), pairs = draw.not_multiple_of_32(1, 700);
+  const std::int64_t V = draw.between(2, 3000), d = draw.odd(1, 131),
+                     pairs = draw.not_multiple_of_32(1, 700);
   all.push_back(draw_batch(draw, V, d, pairs, draw.between(1, 9)));
   return all;
 }
@@ -65,11 +69,14 @@ TEST(HiddenTraining, PairScoresScoreGradientsRowGradients) {
     const std::int64_t d = b.wte.cols();
     Matrix dcentre = poisoned(b.pairs, d), dtarget = poisoned(b.pairs * b.per_pair, d);
     Matrix expected_dcentre(b.pairs, d), expected_dtarget(b.pairs * b.per_pair, d);
-    backend::row_gradients(b.wte, b.wout, b.centres, b.target_batch(), expected_grads, dcentre, dtarget);
-    solution::row_gradients(b.wte, b.wout, b.centres, b.target_batch(), expected_grads, expected_dcentre,
-                            expected_dtarget);
-    EXPECT_TRUE(matches("row_gradients dcentre " + b.shape(), dcentre, expected_dcentre, kTolerance));
-    EXPECT_TRUE(matches("row_gradients dtarget " + b.shape(), dtarget, expected_dtarget, kTolerance));
+    backend::row_gradients(b.wte, b.wout, b.centres, b.target_batch(), expected_grads, dcentre,
+                           dtarget);
+    solution::row_gradients(b.wte, b.wout, b.centres, b.target_batch(), expected_grads,
+                            expected_dcentre, expected_dtarget);
+    EXPECT_TRUE(
+        matches("row_gradients dcentre " + b.shape(), dcentre, expected_dcentre, kTolerance));
+    EXPECT_TRUE(
+        matches("row_gradients dtarget " + b.shape(), dtarget, expected_dtarget, kTolerance));
   }
 }
 
@@ -86,7 +93,8 @@ TEST(HiddenTraining, OneWholeStep) {
     reference::TrainingScratch scratch(wte.rows(), wte.cols(), b.pairs, b.per_pair);
     const double loss = backend::sgns_step(wte, wout, b.centres, b.target_batch(), lr, scratch);
 #endif
-    const double expected_loss = solution::sgns_step_once(expected_wte, expected_wout, b.centres, b.target_batch(), lr);
+    const double expected_loss =
+        solution::sgns_step_once(expected_wte, expected_wout, b.centres, b.target_batch(), lr);
     const std::string what = " after one step " + b.shape() + ", lr " + std::to_string(lr);
     EXPECT_TRUE(close_to("loss" + what, loss, expected_loss, kTolerance));
     EXPECT_TRUE(matches("wte" + what, wte, expected_wte, kTolerance));
@@ -96,13 +104,16 @@ TEST(HiddenTraining, OneWholeStep) {
 
 TEST(HiddenTraining, BadTargetIsRefused) {
   Draw draw("training/bad");
-  const std::int64_t V = draw.between(2, 300), d = draw.odd(1, 31), pairs = draw.between(1, 50), per_pair = draw.between(2, 6);
+  const std::int64_t V = draw.between(2, 300), d = draw.odd(1, 31), pairs = draw.between(1, 50),
+                     per_pair = draw.between(2, 6);
   Batch b = draw_batch(draw, V, d, pairs, per_pair);
-  b.targets[static_cast<std::size_t>(draw.between(0, pairs * per_pair - 1))] = static_cast<std::int32_t>(V + draw.between(0, 3));
+  b.targets[static_cast<std::size_t>(draw.between(0, pairs * per_pair - 1))] =
+      static_cast<std::int32_t>(V + draw.between(0, 3));
   Matrix scores(pairs, per_pair), scratch(pairs, per_pair);
-  EXPECT_TRUE(same_error("pair_scores with a target id past V",
-                         [&] { backend::pair_scores(b.wte, b.wout, b.centres, b.target_batch(), scores); },
-                         [&] { solution::pair_scores(b.wte, b.wout, b.centres, b.target_batch(), scratch); }));
+  EXPECT_TRUE(same_error(
+      "pair_scores with a target id past V",
+      [&] { backend::pair_scores(b.wte, b.wout, b.centres, b.target_batch(), scores); },
+      [&] { solution::pair_scores(b.wte, b.wout, b.centres, b.target_batch(), scratch); }));
 }
 
 }  // namespace

@@ -95,9 +95,12 @@ __global__ void throws_in_one_thread(int* out) {
 
 std::string order_name(const ::testing::TestParamInfo<cudasim::Order>& info) {
   switch (info.param) {
-    case cudasim::Order::forward: return "forward";
-    case cudasim::Order::reverse: return "reverse";
-    case cudasim::Order::random: return "random";
+    case cudasim::Order::forward:
+      return "forward";
+    case cudasim::Order::reverse:
+      return "reverse";
+    case cudasim::Order::random:
+      return "random";
   }
   return "?";
 }

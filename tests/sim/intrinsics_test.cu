@@ -113,12 +113,18 @@ TEST(BitIntrinsics, PopcClzFfsBrev) {
   bits<<<1, static_cast<unsigned>(in.size())>>>(d_in.get(), d_out.get());
   ANDREA_CUDA_CHECK_LAUNCH();
   const std::vector<int> expected{
-      0, 32, 0, 0,                                   0,   // 0
-      1, 31, 1, static_cast<int>(0x80000000u),       2,   // 1
-      1, 28, 4, 0x10000000,                          2,   // 8
-      8, 16, 5, 0x0f0f0000,                          16,  // 0xf0f0
-      1, 0,  32, 1,                                  2,   // bit 31
-      32, 0, 1, -1,                                  64,  // all ones
+      0,  32, 0,  0,
+      0,  // 0
+      1,  31, 1,  static_cast<int>(0x80000000u),
+      2,  // 1
+      1,  28, 4,  0x10000000,
+      2,  // 8
+      8,  16, 5,  0x0f0f0000,
+      16,  // 0xf0f0
+      1,  0,  32, 1,
+      2,  // bit 31
+      32, 0,  1,  -1,
+      64,  // all ones
   };
   EXPECT_EQ(d_out.to_host(), expected);
 }
@@ -174,8 +180,14 @@ TEST(Atomics, MaxMinCasExchSubOr) {
   std::vector<int> data(n);
   for (int i = 0; i < n; ++i) data[i] = (i * 7919) % 1009 - 500;  // -500 .. 508, shuffled
   DeviceBuffer<int> d_data(data);
-  const Totals start{std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 0u,
-                     -std::numeric_limits<float>::infinity(), 0.0, n, 0u, 0u};
+  const Totals start{std::numeric_limits<int>::min(),
+                     std::numeric_limits<int>::max(),
+                     0u,
+                     -std::numeric_limits<float>::infinity(),
+                     0.0,
+                     n,
+                     0u,
+                     0u};
   DeviceBuffer<Totals> d_t(std::vector<Totals>{start});
   DeviceBuffer<unsigned> slot(std::vector<unsigned>{0u});
   atomics<<<(n + 127) / 128, 128>>>(d_data.get(), n, d_t.get(), slot.get());
@@ -203,7 +215,7 @@ TEST(Atomics, IncAndDecWrapAroundAsInCuda) {
   DeviceBuffer<unsigned> inc(zero), dec(two), seen(64);
   wrapping_counters<<<1, 64>>>(inc.get(), dec.get(), seen.get());
   ANDREA_CUDA_CHECK_LAUNCH();
-  EXPECT_EQ(inc.to_host()[0], 64u % 5u);                 // 64 increments, wrapping after 4
+  EXPECT_EQ(inc.to_host()[0], 64u % 5u);                // 64 increments, wrapping after 4
   EXPECT_EQ(dec.to_host()[0], 10u - (64u - 3u) % 11u);  // 3 down to 0, then wrapping at 10
   std::vector<unsigned> got = seen.to_host(), expected(64);
   for (unsigned i = 0; i < 64; ++i) expected[i] = i % 5;

@@ -60,9 +60,9 @@ class Memcheck : public ::testing::Test {
 TEST_F(Memcheck, WritePastTheEnd) {
   DeviceBuffer<float> out(768);  // 3,072 bytes: a multiple of 256, flush against the guard
   fill_unguarded<<<4, 256>>>(out.get(), 768);
-  ExpectIllegalAddress({"kernel 'fill_unguarded' block (3,0,0) thread (0,0,0): ",
-                        "invalid write of 4 bytes at 0x",
-                        ", 0 bytes past the end of a 3,072-byte allocation at 0x"});
+  ExpectIllegalAddress(
+      {"kernel 'fill_unguarded' block (3,0,0) thread (0,0,0): ", "invalid write of 4 bytes at 0x",
+       ", 0 bytes past the end of a 3,072-byte allocation at 0x"});
 }
 
 TEST_F(Memcheck, WritePastTheEndInReverseOrder) {  // thread 255 of block 3 runs first
@@ -77,18 +77,18 @@ TEST_F(Memcheck, ReadPastTheEnd) {
   DeviceBuffer<float> in(std::vector<float>(1024, 1.0f));  // 4,096 bytes
   DeviceBuffer<float> out(1100);
   copy_unguarded<<<5, 256>>>(in.get(), out.get(), 1100);
-  ExpectIllegalAddress({"kernel 'copy_unguarded' block (4,0,0) thread (0,0,0): ",
-                        "invalid read of 4 bytes",
-                        "0 bytes past the end of a 4,096-byte allocation"});
+  ExpectIllegalAddress(
+      {"kernel 'copy_unguarded' block (4,0,0) thread (0,0,0): ", "invalid read of 4 bytes",
+       "0 bytes past the end of a 4,096-byte allocation"});
 }
 
 TEST_F(Memcheck, ReadBeforeTheStart) {
   DeviceBuffer<float> in(std::vector<float>(1024, 1.0f));  // a whole page: its start is flush too
   DeviceBuffer<float> out(1024);
   copy_shifted<<<4, 256>>>(in.get(), out.get(), 1024);
-  ExpectIllegalAddress({"kernel 'copy_shifted' block (0,0,0) thread (0,0,0): ",
-                        "invalid read of 4 bytes",
-                        "4 bytes before the start of a 4,096-byte allocation"});
+  ExpectIllegalAddress(
+      {"kernel 'copy_shifted' block (0,0,0) thread (0,0,0): ", "invalid read of 4 bytes",
+       "4 bytes before the start of a 4,096-byte allocation"});
 }
 
 TEST_F(Memcheck, WriteIntoTheAlignmentSlackIsFoundAfterTheKernel) {

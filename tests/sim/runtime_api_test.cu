@@ -34,12 +34,12 @@ TEST(Streams, CopyLaunchCopyOnAStream) {
   const std::vector<int> host{1, 2, 3, 4, 5};
   std::vector<int> back(5, 0);
   DeviceBuffer<int> d(5);
-  ANDREA_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), 5 * sizeof(int), cudaMemcpyHostToDevice,
-                                    stream));
+  ANDREA_CUDA_CHECK(
+      cudaMemcpyAsync(d.get(), host.data(), 5 * sizeof(int), cudaMemcpyHostToDevice, stream));
   add_one<<<1, 32, 0, stream>>>(d.get(), 5);
   ANDREA_CUDA_CHECK(cudaGetLastError());
-  ANDREA_CUDA_CHECK(cudaMemcpyAsync(back.data(), d.get(), 5 * sizeof(int), cudaMemcpyDeviceToHost,
-                                    stream));
+  ANDREA_CUDA_CHECK(
+      cudaMemcpyAsync(back.data(), d.get(), 5 * sizeof(int), cudaMemcpyDeviceToHost, stream));
   ANDREA_CUDA_CHECK(cudaStreamSynchronize(stream));
   ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
   EXPECT_EQ(back, (std::vector<int>{2, 3, 4, 5, 6}));
@@ -135,7 +135,8 @@ TEST(DeviceProperties, AttributesAgreeWithTheProperties) {
   EXPECT_EQ(attribute(cudaDevAttrMultiProcessorCount), prop.multiProcessorCount);
   EXPECT_EQ(attribute(cudaDevAttrMaxThreadsPerBlock), prop.maxThreadsPerBlock);
   EXPECT_EQ(attribute(cudaDevAttrWarpSize), 32);
-  EXPECT_EQ(attribute(cudaDevAttrMaxSharedMemoryPerBlock), static_cast<int>(prop.sharedMemPerBlock));
+  EXPECT_EQ(attribute(cudaDevAttrMaxSharedMemoryPerBlock),
+            static_cast<int>(prop.sharedMemPerBlock));
   EXPECT_EQ(attribute(cudaDevAttrMaxBlockDimZ), 64);
   EXPECT_EQ(attribute(cudaDevAttrMaxGridDimX), 2147483647);
   EXPECT_GT(attribute(cudaDevAttrClockRate), 0);
@@ -207,10 +208,10 @@ TEST(Memcpy2D, CopiesAWindowOfAPitchedMatrix) {
   std::vector<int> back(3 * 6, -1);  // back into rows of 6, columns 1-4
   ANDREA_CUDA_CHECK(cudaMemcpy2D(back.data() + 1, 6 * sizeof(int), d.get(), 4 * sizeof(int),
                                  4 * sizeof(int), 3, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(back, (std::vector<int>{-1, 2, 3, 4, 5, -1, -1, 10, 11, 12, 13, -1,
-                                    -1, 18, 19, 20, 21, -1}));
-  EXPECT_EQ(cudaMemcpy2D(d.get(), 2 * sizeof(int), host.data(), 8 * sizeof(int), 4 * sizeof(int),
-                         3, cudaMemcpyHostToDevice),
+  EXPECT_EQ(back,
+            (std::vector<int>{-1, 2, 3, 4, 5, -1, -1, 10, 11, 12, 13, -1, -1, 18, 19, 20, 21, -1}));
+  EXPECT_EQ(cudaMemcpy2D(d.get(), 2 * sizeof(int), host.data(), 8 * sizeof(int), 4 * sizeof(int), 3,
+                         cudaMemcpyHostToDevice),
             cudaErrorInvalidPitchValue);  // width larger than the destination pitch
   cudaGetLastError();
 }

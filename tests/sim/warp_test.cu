@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -24,10 +24,18 @@ __global__ void shuffle(const T* in, T* out, int kind, unsigned arg, int width) 
   const T v = in[i];
   T r{};
   switch (kind) {
-    case kDown: r = __shfl_down_sync(kFull, v, arg, width); break;
-    case kUp: r = __shfl_up_sync(kFull, v, arg, width); break;
-    case kXor: r = __shfl_xor_sync(kFull, v, static_cast<int>(arg), width); break;
-    default: r = __shfl_sync(kFull, v, static_cast<int>(arg), width); break;
+    case kDown:
+      r = __shfl_down_sync(kFull, v, arg, width);
+      break;
+    case kUp:
+      r = __shfl_up_sync(kFull, v, arg, width);
+      break;
+    case kXor:
+      r = __shfl_xor_sync(kFull, v, static_cast<int>(arg), width);
+      break;
+    default:
+      r = __shfl_sync(kFull, v, static_cast<int>(arg), width);
+      break;
   }
   out[i] = r;
 }
@@ -36,10 +44,14 @@ __global__ void shuffle(const T* in, T* out, int kind, unsigned arg, int width) 
 unsigned expected_lane(int kind, unsigned lane, unsigned arg, unsigned width) {
   const unsigned base = lane / width * width;
   switch (kind) {
-    case kDown: return lane % width + arg < width ? lane + arg : lane;
-    case kUp: return lane % width >= arg ? lane - arg : lane;
-    case kXor: return (lane ^ arg) < base + width ? lane ^ arg : lane;
-    default: return base + arg % width;
+    case kDown:
+      return lane % width + arg < width ? lane + arg : lane;
+    case kUp:
+      return lane % width >= arg ? lane - arg : lane;
+    case kXor:
+      return (lane ^ arg) < base + width ? lane ^ arg : lane;
+    default:
+      return base + arg % width;
   }
 }
 
@@ -109,9 +121,7 @@ TEST(Warp, SyncwarpMakesSharedWritesVisible) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], (i / 32 * 32 + (i + 1) % 32) * 10);
 }
 
-__global__ void half_mask(float* out) {
-  out[threadIdx.x] = __shfl_down_sync(0x0000ffffu, 1.0f, 1);
-}
+__global__ void half_mask(float* out) { out[threadIdx.x] = __shfl_down_sync(0x0000ffffu, 1.0f, 1); }
 __global__ void plain_shuffle(float* out) {
   out[threadIdx.x] = __shfl_down_sync(kFull, static_cast<float>(threadIdx.x), 1);
 }

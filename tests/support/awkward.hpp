@@ -28,7 +28,8 @@ inline std::vector<std::int32_t> random_ids(std::int64_t n, std::int64_t vocab_s
                                             std::uint32_t seed = 2024) {
   std::mt19937 draw(seed);
   std::vector<std::int32_t> ids(static_cast<std::size_t>(n));
-  for (auto& id : ids) id = static_cast<std::int32_t>(draw() % static_cast<std::uint32_t>(vocab_size));
+  for (auto& id : ids)
+    id = static_cast<std::int32_t>(draw() % static_cast<std::uint32_t>(vocab_size));
   ids.front() = 0;
   ids.back() = static_cast<std::int32_t>(vocab_size - 1);
   return ids;

@@ -38,6 +38,6 @@ namespace backend = ::andrea::reference;
 #include "tests/support/golden.hpp"
 
 /// Expects `statement` to throw andrea::InputError whose message contains `text`.
-#define EXPECT_INPUT_ERROR(statement, text)                                         \
-  EXPECT_THAT([&] { statement; },                                                   \
+#define EXPECT_INPUT_ERROR(statement, text) \
+  EXPECT_THAT([&] { statement; },           \
               ::testing::ThrowsMessage<::andrea::InputError>(::testing::HasSubstr(text)))

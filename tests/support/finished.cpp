@@ -36,14 +36,14 @@ int read_result(int fd) {
 
 [[noreturn]] void supervise(pid_t child, int fd) {
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
-  }
+  while (::waitpid(child, &status, 0) < 0) {}
   const int result = read_result(fd);
   if (WIFEXITED(status)) {
     const int code = WEXITSTATUS(status);
     if (result >= 0 && result == code) ::_exit(code);
     say("the test program ended (exit status " + std::to_string(code) +
-        ") before the test finished — exit(" + std::to_string(code) + "), _exit or quick_exit "
+        ") before the test finished — exit(" + std::to_string(code) +
+        "), _exit or quick_exit "
         "called from the exercise?");
     ::_exit(1);
   }

@@ -29,13 +29,18 @@ inline float frame_poison() {
 class Framed {
  public:
   Framed(std::int64_t rows, std::int64_t cols, std::int64_t margin = 2)
-      : rows_(rows), cols_(cols), margin_(margin),
+      : rows_(rows),
+        cols_(cols),
+        margin_(margin),
         data_(static_cast<std::size_t>((rows + 2 * margin) * cols), frame_poison()) {}
   /// A copy of `inside`, framed.
-  explicit Framed(ConstFloatView inside, std::int64_t margin = 2) : Framed(inside.rows(), inside.cols(), margin) {
-    std::memcpy(view().data(), inside.data(), sizeof(float) * static_cast<std::size_t>(inside.size()));
+  explicit Framed(ConstFloatView inside, std::int64_t margin = 2)
+      : Framed(inside.rows(), inside.cols(), margin) {
+    std::memcpy(view().data(), inside.data(),
+                sizeof(float) * static_cast<std::size_t>(inside.size()));
   }
-  /// `inside` filled with value v (the poison too, for an output every element of which must be written).
+  /// `inside` filled with value v (the poison too, for an output every element of which must be
+  /// written).
   Framed& fill(float v) {
     for (float& x : view().flat()) x = v;
     return *this;
@@ -62,8 +67,9 @@ class Framed {
           float value;
           std::memcpy(&value, &bits, sizeof value);
           return ::testing::AssertionFailure()
-                 << what << " (" << rows_ << ", " << cols_ << "): element [" << r - margin_ << ", " << c
-                 << "], outside the matrix (" << (r < margin_ ? "before row 0" : "after the last row")
+                 << what << " (" << rows_ << ", " << cols_ << "): element [" << r - margin_ << ", "
+                 << c << "], outside the matrix ("
+                 << (r < margin_ ? "before row 0" : "after the last row")
                  << "), was written: it holds " << value << " (a write past the end of the output)";
         }
       }

@@ -1,7 +1,7 @@
 #include "golden.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -34,8 +34,7 @@ Config config_of(const json& c) {
           cfg.at("context_length").get<std::int64_t>(), false};
 }
 
-const Matrix& init_table(Table table, std::int64_t rows, std::int64_t d_model,
-                         std::uint64_t seed) {
+const Matrix& init_table(Table table, std::int64_t rows, std::int64_t d_model, std::uint64_t seed) {
   using Key = std::tuple<Table, std::int64_t, std::int64_t, std::uint64_t>;
   static std::map<Key, Matrix> cache;
   static std::mutex mutex;
@@ -104,9 +103,8 @@ bool within(double got, double expected, Tolerance tol) {
       cols > 0 ? fmt::format("({}, {})", static_cast<std::int64_t>(expected.size()) / cols, cols)
                : fmt::format("({})", expected.size());
   if (got.size() != expected.size()) {
-    return ::testing::AssertionFailure() << what << ": got " << got.size()
-                                         << " elements, expected " << expected.size()
-                                         << " (shape " << shape << ")";
+    return ::testing::AssertionFailure() << what << ": got " << got.size() << " elements, expected "
+                                         << expected.size() << " (shape " << shape << ")";
   }
   std::size_t wrong = 0, first = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -115,10 +113,10 @@ bool within(double got, double expected, Tolerance tol) {
     }
   }
   if (wrong == 0) return ::testing::AssertionSuccess();
-  const std::string index =
-      cols > 0 ? fmt::format("[{}, {}]", static_cast<std::int64_t>(first) / cols,
-                             static_cast<std::int64_t>(first) % cols)
-               : fmt::format("[{}]", first);
+  const std::string index = cols > 0
+                                ? fmt::format("[{}, {}]", static_cast<std::int64_t>(first) / cols,
+                                              static_cast<std::int64_t>(first) % cols)
+                                : fmt::format("[{}]", first);
   return ::testing::AssertionFailure()
          << what << " shape " << shape << ": first wrong element " << index << " expected "
          << fmt::format("{:.9g}", expected[first]) << " got " << fmt::format("{:.9g}", got[first])

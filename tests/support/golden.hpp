@@ -53,7 +53,6 @@ Tolerance tolerance_of(const json& c, std::string_view field = "tolerance");
                                      std::int64_t cols = 0);
 ::testing::AssertionResult all_close(std::string_view what, ConstFloatView got,
                                      ConstFloatView expected, Tolerance tol);
-::testing::AssertionResult close(std::string_view what, double got, double expected,
-                                 Tolerance tol);
+::testing::AssertionResult close(std::string_view what, double got, double expected, Tolerance tol);
 
 }  // namespace andrea::testing

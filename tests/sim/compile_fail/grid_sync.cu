@@ -1,4 +1,5 @@
-// expect: cooperative_groups::this_grid (grid-wide groups) is not supported by the CPU execution layer
+// expect: cooperative_groups::this_grid (grid-wide groups) is not supported by the CPU execution
+// layer
 #include <cooperative_groups.h>
 
 #include "cuda/runtime.hpp"

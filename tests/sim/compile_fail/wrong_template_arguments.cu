@@ -2,6 +2,8 @@
 #include "cuda/runtime.hpp"
 
 template <class T>
-__global__ void copy(const T* in, T* out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void copy(const T* in, T* out) {
+  out[threadIdx.x] = in[threadIdx.x];
+}
 
 void run(const float* in, float* out) { copy<float4><<<1, 32>>>(in, out); }  // float, not float4
