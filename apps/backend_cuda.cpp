@@ -16,42 +16,15 @@
 
 namespace andrea::cli {
 
-namespace {
-
-// Lesson 9's runner on this flavor: the tables stay in device memory for the whole run.
-class DeviceRunner final : public training::StepRunner {
- public:
-  DeviceRunner(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1)
-      : tables_(wte, wout, max_pairs, k1) {}
-  double sgns_step(TokenIds centres, TokenIdBatch targets, float lr) override {
-    return tables_.sgns_step(centres, targets, lr);
-  }
-  void copy_to(FloatView wte, FloatView wout) override { tables_.copy_to(wte, wout); }
-
- private:
-  ::andrea::cuda::ANDREA_CUDA_FLAVOR::DeviceTables tables_;
-};
-
-std::unique_ptr<training::StepRunner> device_runner(ConstFloatView wte, ConstFloatView wout,
-                                                    std::int64_t max_pairs, std::int64_t k1) {
-  return std::make_unique<DeviceRunner>(wte, wout, max_pairs, k1);
-}
-
-}  // namespace
-
 Backend ANDREA_CONCAT(cuda_backend_, ANDREA_CUDA_FLAVOR)() {
   namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
   const bool gpu = std::string_view(ANDREA_STRINGIFY(ANDREA_CUDA_FLAVOR)) == "gpu";
   return {gpu ? "gpu" : "cudasim",
           gpu ? "CUDA kernels (cuda/) on the GPU"
               : "CUDA kernels (cuda/) on the CPU execution layer (cuda/sim)",
-          &k::materialize,
-          &k::combine,
-          &k::row_norms,
-          &k::cosine_matrix,
-          &k::dot,
-          &device_runner,
-          [] {
+          &k::materialize, &k::combine, &k::row_norms, &k::cosine_matrix, &k::dot,
+          // Lesson 9's runner on this flavor: the tables stay in device memory for the whole run.
+          &training::runner_of<k::DeviceTables>, [] {
             std::string reason;
             return k::device_available(&reason) ? std::string() : reason;
           }};

@@ -297,22 +297,7 @@ double pair_margin(ConstFloatView table, const training::Vocabulary& vocab, cons
 
 #if defined(ANDREA_BACKEND_CUDA)
 // The run's tables in device memory, each step your kernels (as `train --backend cudasim`).
-class DeviceRunner final : public training::StepRunner {
- public:
-  DeviceRunner(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1)
-      : tables_(wte, wout, max_pairs, k1) {}
-  double sgns_step(TokenIds centres, TokenIdBatch targets, float lr) override {
-    return tables_.sgns_step(centres, targets, lr);
-  }
-  void copy_to(FloatView wte, FloatView wout) override { tables_.copy_to(wte, wout); }
-
- private:
-  backend::DeviceTables tables_;
-};
-std::unique_ptr<training::StepRunner> your_runner(ConstFloatView wte, ConstFloatView wout,
-                                                  std::int64_t max_pairs, std::int64_t k1) {
-  return std::make_unique<DeviceRunner>(wte, wout, max_pairs, k1);
-}
+training::RunnerFactory your_runner = &training::runner_of<backend::DeviceTables>;
 #else
 training::RunnerFactory your_runner = training::host_runner;  // reference::sgns_step: yours
 #endif

@@ -65,6 +65,27 @@ using RunnerFactory = std::unique_ptr<StepRunner> (*)(ConstFloatView wte, ConstF
                                                       std::int64_t max_pairs,
                                                       std::int64_t targets_per_pair);
 
+/// A runner over tables that live elsewhere, such as a CUDA backend's DeviceTables (device
+/// memory for the whole run): `Tables` is built from (wte, wout, max_pairs, targets_per_pair)
+/// and has StepRunner's sgns_step and copy_to. `&runner_of<T>` is a RunnerFactory.
+template <class Tables>
+std::unique_ptr<StepRunner> runner_of(ConstFloatView wte, ConstFloatView wout,
+                                      std::int64_t max_pairs, std::int64_t targets_per_pair) {
+  class Runner final : public StepRunner {
+   public:
+    Runner(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1)
+        : tables_(wte, wout, max_pairs, k1) {}
+    double sgns_step(TokenIds centres, TokenIdBatch targets, float lr) override {
+      return tables_.sgns_step(centres, targets, lr);
+    }
+    void copy_to(FloatView wte, FloatView wout) override { tables_.copy_to(wte, wout); }
+
+   private:
+    Tables tables_;
+  };
+  return std::make_unique<Runner>(wte, wout, max_pairs, targets_per_pair);
+}
+
 /// The default runner: the tables in host memory, each step reference::sgns_step.
 std::unique_ptr<StepRunner> host_runner(ConstFloatView wte, ConstFloatView wout,
                                         std::int64_t max_pairs, std::int64_t targets_per_pair);
