@@ -16,6 +16,11 @@
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cuda/sim/launch.hpp"  // cudasim::set_thread_order, set_worker_threads
 #endif
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/backward.hpp"
+#else
+#include "reference/backward.hpp"
+#endif
 
 namespace {
 

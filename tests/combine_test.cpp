@@ -5,6 +5,11 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/combine.hpp"
+#else
+#include "reference/combine.hpp"
+#endif
 
 namespace {
 

@@ -6,6 +6,11 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/lookup.hpp"
+#else
+#include "reference/lookup.hpp"
+#endif
 
 namespace {
 

@@ -6,6 +6,11 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/norm.hpp"
+#else
+#include "reference/norm.hpp"
+#endif
 
 namespace {
 

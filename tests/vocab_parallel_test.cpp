@@ -9,6 +9,13 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/combine.hpp"
+#include "cuda/vocab_parallel.hpp"
+#else
+#include "reference/combine.hpp"
+#include "reference/vocab_parallel.hpp"
+#endif
 
 namespace {
 

@@ -8,6 +8,11 @@
 #include "tests/hidden/hidden.hpp"
 #include "tests/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/backward.hpp"
+#else
+#include "reference/backward.hpp"
+#endif
 
 namespace {
 

@@ -4,6 +4,11 @@
 #include "tests/hidden/hidden.hpp"
 #include "tests/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/combine.hpp"
+#else
+#include "reference/combine.hpp"
+#endif
 
 namespace {
 

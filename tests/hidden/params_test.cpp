@@ -5,6 +5,11 @@
 #include "tests/hidden/hidden.hpp"
 #include "tests/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/params.hpp"
+#else
+#include "reference/params.hpp"
+#endif
 
 namespace {
 

@@ -6,6 +6,13 @@
 #include "tests/hidden/hidden.hpp"
 #include "tests/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/rope.hpp"
+#include "cuda/sinusoidal.hpp"
+#else
+#include "reference/rope.hpp"
+#include "reference/sinusoidal.hpp"
+#endif
 
 namespace {
 

@@ -3,6 +3,11 @@
 #include "tests/hidden/hidden.hpp"
 #include "tests/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/position.hpp"
+#else
+#include "reference/position.hpp"
+#endif
 
 namespace {
 

@@ -6,6 +6,11 @@
 #include "tests/hidden/hidden.hpp"
 #include "tests/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/vocab_parallel.hpp"
+#else
+#include "reference/vocab_parallel.hpp"
+#endif
 
 namespace {
 
