@@ -43,6 +43,7 @@ LESSONS = {lesson["folder"]: lesson["pieces"]
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")
 FUNCTION = re.compile(r"^[A-Za-z_].*?\b(\w+)\(")  # a definition starts in column 0
+ONE_LINE = re.compile(r"^(.*\)\s*(?:const\s*)?\{)(.+)\}\s*$")  # a definition on one line
 CONSTANT = re.compile(r"^constexpr\s+\w+\s+(\w+)\s*=")
 NOT_A_FUNCTION = ("namespace", "ANDREA_", "#", "constexpr", "using", "}", "//")
 
@@ -115,6 +116,11 @@ def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
             close_function()
             function, kernel = match.group(1), "__global__" in line or "__device__" in line
             public, body_at, has_body_solution = not anonymous and not kernel, None, False
+        one_line = ONE_LINE.match(line) if match and public and not keep_solution else None
+        if one_line:  # `float dot(u, v) { return pair(u, v).dot; }`: the throw needs lines of its own
+            out.extend([one_line.group(1) + "\n", f"  {one_line.group(2).strip()}\n", "}\n"])
+            body_at = len(out) - 2
+            continue
         out.append(line)
         if function and body_at is None and line.rstrip().endswith("{"):
             body_at = len(out)
