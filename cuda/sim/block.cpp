@@ -136,6 +136,8 @@ Block::~Block() {
 
 bool Block::inside_kernel() { return t_block != nullptr && t_block->running_ != kScheduler; }
 
+const LaunchInfo* Block::running_launch() { return inside_kernel() ? t_block->launch_ : nullptr; }
+
 inline Block& Block::current(const char* what) {
   Block* const block = t_block;
   if (block == nullptr || block->running_ == kScheduler) outside_kernel(what);

@@ -38,12 +38,14 @@ void warp_synced(unsigned w);  // a warp operation of warp w opened
 void shared_declared(const void* p, std::size_t size, const char* name);
 
 /// The memory an access falls in.
-enum class Space : std::uint8_t { none, global, shared };
+enum class Space : std::uint8_t { none, global, shared, constant };
 struct Region {
   Space space = Space::none;
   std::uintptr_t start = 0;
   std::size_t size = 0;
-  const char* name = nullptr;  // a __shared__ variable's name, if known
+  const char* name = nullptr;  // a __shared__, __device__ or __constant__ variable's name
+  const char* file = nullptr;  // where a __device__ or __constant__ variable is declared
+  int line = 0;
 };
 /// "shared memory 'partial' at offset 4 (of 1,024 bytes)", "global memory at offset 12 of a
 /// 1,024-byte allocation at 0x..."
@@ -74,6 +76,8 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
 std::string report();
 }  // namespace prof
 
+/// A source file's name relative to the project ("cuda/lookup.cu"), as reports show it.
+std::string short_path(const std::string& file);
 /// "cuda/lookup.cu:33": the line of the kernel code that a return address `pc` comes back to
 /// ("code address 0x..." when the program has no line information).
 std::string where(std::uintptr_t pc);
