@@ -9,6 +9,10 @@
 #include "cuda/runtime.hpp"
 #include "cuda/sim/tools/tools.hpp"
 
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
 namespace {
 
 // A cudaMalloc'ed array of n floats, filled with 0, 1, 2, ... (so that every byte is written).
@@ -244,6 +248,36 @@ TEST(Racecheck, AWarpSynchronousReductionWithoutSyncwarpRaces) {
   float sum = 0;
   ASSERT_EQ(cudaMemcpy(&sum, out.ptr, sizeof sum, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(sum, 496.0f);  // 0 + 1 + ... + 31
+}
+
+// A tile of 4 warps: its barrier orders its own threads, not those of the block's other tile.
+__global__ void tile_exchange(float* out, bool same_tile, bool sync) {
+  __shared__ float s[256];
+  const cg::thread_block_tile<128> tile = cg::tiled_partition<128>(cg::this_thread_block());
+  s[threadIdx.x] = static_cast<float>(threadIdx.x);
+  if (sync) tile.sync();
+  const unsigned partner = same_tile
+                               ? tile.meta_group_rank() * 128 + (tile.thread_rank() + 64) % 128
+                               : (threadIdx.x + 128) % 256;
+  out[threadIdx.x] = s[partner];
+}
+
+TEST(Racecheck, ABarrierOfATileOfSeveralWarpsOrdersItsThreadsOnly) {
+  Floats out(256);
+  EXPECT_EQ(run_with(cudasim::racecheck, [&] { tile_exchange<<<1, 256>>>(out.ptr, true, true); }),
+            "");
+  std::vector<float> got(256);
+  ASSERT_EQ(cudaMemcpy(got.data(), out.ptr, 256 * sizeof(float), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(got[0], 64.0f);    // thread 0 read s[64]
+  EXPECT_EQ(got[100], 36.0f);  // thread 100 read s[(100 + 64) % 128]
+  EXPECT_NE(run_with(cudasim::racecheck, [&] { tile_exchange<<<1, 256>>>(out.ptr, true, false); })
+                .find("race"),
+            std::string::npos);
+  const std::string across =
+      run_with(cudasim::racecheck, [&] { tile_exchange<<<1, 256>>>(out.ptr, false, true); });
+  EXPECT_NE(across.find("race"), std::string::npos) << across;
+  EXPECT_NE(across.find("with no __syncthreads() between them"), std::string::npos) << across;
 }
 
 TEST(Racecheck, AtomicsOnOneAddressDoNotRace) {

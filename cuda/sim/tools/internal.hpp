@@ -34,6 +34,8 @@ void block_begin(uint3 index, unsigned threads);
 void block_end();
 void block_synced();           // a __syncthreads() opened
 void warp_synced(unsigned w);  // a warp operation of warp w opened
+/// The barrier of a tile of several warps, threads [first, first + count), opened.
+void tile_synced(unsigned first, unsigned count);
 /// A function-scope __shared__ variable of the running block (from poison_shared).
 void shared_declared(const void* p, std::size_t size, const char* name);
 
@@ -62,6 +64,7 @@ void launch_begin();
 void block_begin(unsigned threads);
 void block_synced();
 void warp_synced(unsigned w);
+void tile_synced(unsigned first, unsigned count);
 void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc, unsigned tid,
             const Region& r);
 std::string report();  // "" if no hazard

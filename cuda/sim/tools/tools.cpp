@@ -226,6 +226,10 @@ void warp_synced(unsigned w) {
   if ((g_launch.mask & profile) != 0) prof::warp_synced(w);
 }
 
+void tile_synced(unsigned first, unsigned count) {
+  if ((g_launch.mask & racecheck) != 0) race::tile_synced(first, count);
+}
+
 void shared_declared(const void* p, std::size_t size, const char* name) {
   g_launch.shared.push_back({Space::shared, reinterpret_cast<std::uintptr_t>(p), size, name});
 }
