@@ -267,12 +267,12 @@ std::string report() {
   std::string s = "profile: kernel '" + std::string(launch.name) + "' grid " + dims(launch.grid) +
                   " block " + dims(launch.block) + ", " + with_commas(launch.shared_bytes) +
                   " bytes of dynamic shared memory\n";
-  s += "  " + pad("line", 34) + pad("access", 15) + pad("requests", 10, true) +
+  s += "  " + pad("line", 33) + " " + pad("access", 15) + pad("requests", 10, true) +
        pad("sectors", 10, true) + pad("sect/req", 9, true) + pad("bytes req", 12, true) +
        pad("bytes moved", 13, true) + pad("bank way", 9, true) + "\n";
   auto row = [&](const std::string& line, Class cls, const Counts& c) {
-    std::string r =
-        "  " + pad(line, 34) + pad(kClassName[cls], 15) + pad(with_commas(c.requests), 10, true);
+    std::string r = "  " + pad(line, 33) + " " + pad(kClassName[cls], 15) +
+                    pad(with_commas(c.requests), 10, true);
     if (cls <= global_atom || cls == constant_ld) {
       r += pad(with_commas(c.sectors), 10, true) +
            pad(fixed(c.requests ? double(c.sectors) / double(c.requests) : 0.0, 1), 9, true) +
