@@ -200,6 +200,9 @@ def scope_kinds(code: str):
     return kinds
 
 
+ATTRIBUTE = re.compile(r"(__align__|alignas|__launch_bounds__|__attribute__|__declspec)\s*\(")
+
+
 def skip_attributes(code: str, j: int) -> int:
     """Past `__align__(n)`, `alignas(n)`, `__launch_bounds__(...)`, `__attribute__((...))` and
     `[[...]]` that start at code[j] (after blanks); j itself if there are none."""
@@ -210,10 +213,10 @@ def skip_attributes(code: str, j: int) -> int:
         if code.startswith("[[", k):
             j = code.index("]]", k) + 2
             continue
-        m = re.match(r"(__align__|alignas|__launch_bounds__|__attribute__|__declspec)\s*\(", code[k:])
+        m = ATTRIBUTE.match(code, k)
         if m is None:
             return j
-        j = match_forward(code, k + m.end() - 1)
+        j = match_forward(code, m.end() - 1)
 
 
 def declares_variable(code: str, after: int) -> bool:
@@ -272,7 +275,9 @@ def kernel_params(code: str):
                     break
                 close = match_forward(code, j)
                 names = []
-                if code[j + 1:close - 1].strip() not in ("", "void"):
+                if "<" in code[j + 1:close - 1]:  # template types: commas that split nothing
+                    names = None
+                elif code[j + 1:close - 1].strip() not in ("", "void"):
                     for s, e in split_top(code, j + 1, close - 1):
                         part = re.split(r"[=\[]", code[s:e], maxsplit=1)[0]
                         idents = [i for i in IDENT.findall(part) if i not in CV_WORDS]
@@ -292,7 +297,7 @@ TYPE_WORDS = {"unsigned", "signed", "int", "long", "short", "char", "float", "do
 def merged(a, b):
     """The names of two declarations of one kernel (a prototype may leave them out); None
     if they differ."""
-    if a is None or len(a) != len(b) or any(x and y and x != y for x, y in zip(a, b)):
+    if a is None or b is None or len(a) != len(b) or any(x and y and x != y for x, y in zip(a, b)):
         return None
     return [x or y for x, y in zip(a, b)]
 

@@ -125,6 +125,9 @@ class Symbols(unittest.TestCase):
         self.assertIn('"oob", "in,out,", [&]', out)
         self.assertIn('"copy<float>", "src,dst", [&]', out)
         self.assertIn('"ns::other", nullptr, [&]', out)  # defined elsewhere: positions only
+        out = cu2cpp.rewrite("__global__ void t(Pair<int, 2> p, float* x);\n"
+                             "void f() { t<<<1, 1>>>(p, x); }\n", "t.cu")
+        self.assertIn('"t", nullptr, [&]', out)  # a comma inside <>: no names rather than wrong ones
 
 
 class Refused(unittest.TestCase):
