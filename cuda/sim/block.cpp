@@ -107,6 +107,10 @@ void poison_shared(void* p, std::size_t size, const char* name) {
   if (Block::inside_kernel()) Block::current("__shared__").poison_shared(p, size, name);
 }
 
+void tile_barrier_opened(unsigned first, unsigned count) {
+  if (tools::g_active) tools::tile_synced(first, count);
+}
+
 void assert_failed(const char* condition, const char* file, int line) {
   const std::string what =
       std::string("assertion '") + condition + "' failed at " + file + ":" + std::to_string(line);
@@ -135,6 +139,8 @@ Block::~Block() {
 }
 
 bool Block::inside_kernel() { return t_block != nullptr && t_block->running_ != kScheduler; }
+
+const LaunchInfo* Block::running_launch() { return inside_kernel() ? t_block->launch_ : nullptr; }
 
 inline Block& Block::current(const char* what) {
   Block* const block = t_block;

@@ -24,7 +24,12 @@ struct LaunchInfo {
   dim3 grid, block;
   std::size_t shared_bytes;  // dynamic shared memory of each block
   ThreadOrder order;
+  KernelArgs args;
 };
+
+/// ", passed as argument 2 'out'": the first pointer argument of the launch that points into
+/// [start, start + size] (its end included); "" if none does.
+std::string passed_as(const LaunchInfo& launch, std::uintptr_t start, std::size_t size);
 
 enum class Wait : std::uint8_t { none, block_barrier, warp_op, exited };  // none: runnable
 
@@ -64,6 +69,8 @@ class Block {
 
   static Block& current(const char* what);  // the block running on this OS thread
   static bool inside_kernel();              // is a CUDA thread running on this OS thread?
+  /// The launch of the CUDA thread running on this OS thread; nullptr outside a kernel.
+  static const LaunchInfo* running_launch();
   /// The stack of the CUDA thread running on this OS thread; nullptr outside a kernel.
   /// Async-signal-safe: the SIGSEGV handler calls it.
   static const void* running_stack_bottom();
@@ -72,6 +79,8 @@ class Block {
   [[noreturn]] static void crash_running_thread(const std::string& what);
   /// Whether the last run() failed because of a bad memory access.
   bool illegal_address() const { return illegal_address_; }
+  /// The launch this block belongs to (while it runs).
+  const LaunchInfo& launch() const { return *launch_; }
   int barrier(std::source_location where, int predicate);
   void poison_shared(void* p, std::size_t size, const char* name);
   std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,

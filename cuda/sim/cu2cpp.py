@@ -16,10 +16,16 @@ and __syncthreads() sites point at the student's file and line.
   extern T __shared__ name[];      the type may come first, as in CUDA's samples
   static __shared__ / __shared__ in a function
                                 -> a per-block variable, filled with 0xff bytes at block start
+  __shared__ at file scope, __device__ and __constant__ variables
+                                -> the same, followed (on the same line) by a static object that
+                                   tells the layer's tools the variable's address, size, name
+                                   and line, so that they see its memory as shared, global or
+                                   constant memory
   assert(...)                   -> CUDASIM_ASSERT(...): in a kernel, a failure reports the
                                    kernel, block and thread and fails the launch
   asm(...)                      -> a compile-time error: inline PTX is not supported
 """
+import hashlib
 import pathlib
 import re
 import sys
@@ -139,8 +145,9 @@ def callee_start(code: str, end: int) -> int:
         return j
 
 
-def launch_edit(text: str, code: str, pos: int, line: int):
-    """The edit (start, end, replacement) for the launch whose <<< is at pos."""
+def launch_edit(text: str, code: str, pos: int, line: int, params=None):
+    """The edit (start, end, replacement) for the launch whose <<< is at pos. params: kernel
+    name -> its parameters' names, for the kernels defined in this file (kernel_params)."""
     start = callee_start(code, pos)
     callee_text = text[start:pos]
     callee = " ".join(callee_text.split())
@@ -165,10 +172,16 @@ def launch_edit(text: str, code: str, pos: int, line: int):
         raise SyntaxError(f"kernel '{callee}': expected (arguments) after >>>")
     close = match_forward(code, k)
     args = text[k + 1:close - 1]
+    # The parameters' names, for the tools' reports ("argument 2 'out'"), when the kernel is
+    # defined in this file, once, and takes at least as many parameters as the launch passes.
+    names = (params or {}).get(re.split(r"\s*<", callee.strip("() "))[0].split("::")[-1].strip())
+    given = len(split_top(code, k + 1, close - 1)) if args.strip() else 0
+    names = f'"{",".join(names)}"' if names is not None and given <= len(names) else "nullptr"
     message = (f"kernel '{callee}' cannot be called with these arguments: "
                f"check their number and types against the kernel's parameters")
     replacement = (
         f"::cudasim::detail::launch_chevron(::cudasim::detail::LaunchConfig({config}), \"{callee}\", "
+        f"{names}, "
         f"[&](auto&&... cudasim_a) -> decltype({callee}(cudasim_a...)) {{ {callee}(cudasim_a...); }}, "
         f"[](auto cudasim_ok) {{ static_assert(decltype(cudasim_ok)::value, \"{message}\"); }}"
         + (f", {args})" if args.strip() else ")")
@@ -185,6 +198,113 @@ def scope_kinds(code: str):
             kinds[m.start()] = "namespace" if re.search(r"\b(namespace|extern)\b", head) else "code"
         last = m.end()
     return kinds
+
+
+ATTRIBUTE = re.compile(r"(__align__|alignas|__launch_bounds__|__attribute__|__declspec)\s*\(")
+
+
+def skip_attributes(code: str, j: int) -> int:
+    """Past `__align__(n)`, `alignas(n)`, `__launch_bounds__(...)`, `__attribute__((...))` and
+    `[[...]]` that start at code[j] (after blanks); j itself if there are none."""
+    while True:
+        k = j
+        while k < len(code) and code[k].isspace():
+            k += 1
+        if code.startswith("[[", k):
+            j = code.index("]]", k) + 2
+            continue
+        m = ATTRIBUTE.match(code, k)
+        if m is None:
+            return j
+        j = match_forward(code, m.end() - 1)
+
+
+def declares_variable(code: str, after: int) -> bool:
+    """Whether the declaration that goes on at code[after] (just past __device__) declares a
+    variable (`int x;`, `float t[4] = {...};`), not a function (`float f(float x) ...`)."""
+    j = after
+    while j < len(code):
+        j = skip_attributes(code, j)
+        c = code[j] if j < len(code) else ";"
+        if c == "(":
+            return False
+        if c in "=;[{,":
+            return True
+        j += 1
+    return False
+
+
+def statement_end(code: str, pos: int) -> int:
+    """The ';' that ends the declaration going on at pos (at bracket depth 0)."""
+    depth = 0
+    for j in range(pos, len(code)):
+        if code[j] in OPEN:
+            depth += 1
+        elif code[j] in CLOSE:
+            depth -= 1
+        elif code[j] == ";" and depth == 0:
+            return j
+    raise SyntaxError("declaration without ';'")
+
+
+def statement_head(code: str, pos: int) -> str:
+    """The code from the start of the declaration that goes on at pos up to pos, without
+    preprocessor lines."""
+    start = max(code.rfind(c, 0, pos) for c in ";{}") + 1
+    return "\n".join(l for l in code[start:pos].split("\n") if not l.lstrip().startswith("#"))
+
+
+def in_directive(code: str, pos: int) -> bool:
+    """Whether pos lies on a preprocessor line (`#define DEVICE __device__`)."""
+    return code[code.rfind("\n", 0, pos) + 1:pos].lstrip().startswith("#")
+
+
+def kernel_params(code: str):
+    """Kernel name -> its parameters' names ('' for an unnamed one), for each __global__
+    function defined or declared in the file; None for a name declared with different lists."""
+    params = {}
+    for m in re.finditer(r"\b__global__\b", code):
+        j = m.end()
+        while True:  # the first '(' that is not an attribute's: the parameter list
+            j = skip_attributes(code, j)
+            if j >= len(code) or code[j] in ";{":
+                break
+            if code[j] == "(":
+                name = IDENT.findall(code[m.end():j])
+                if not name:
+                    break
+                close = match_forward(code, j)
+                names = []
+                if "<" in code[j + 1:close - 1]:  # template types: commas that split nothing
+                    names = None
+                elif code[j + 1:close - 1].strip() not in ("", "void"):
+                    for s, e in split_top(code, j + 1, close - 1):
+                        part = re.split(r"[=\[]", code[s:e], maxsplit=1)[0]
+                        idents = [i for i in IDENT.findall(part) if i not in CV_WORDS]
+                        named = len(idents) > 1 and idents[-1] not in TYPE_WORDS
+                        names.append(idents[-1] if named else "")
+                key = name[-1]
+                params[key] = merged(params[key], names) if key in params else names
+                break
+            j += 1
+    return {k: v for k, v in params.items() if v is not None}
+
+
+CV_WORDS = {"const", "volatile", "__restrict__", "__restrict", "restrict"}
+TYPE_WORDS = {"unsigned", "signed", "int", "long", "short", "char", "float", "double", "bool"}
+
+
+def merged(a, b):
+    """The names of two declarations of one kernel (a prototype may leave them out); None
+    if they differ."""
+    if a is None or b is None or len(a) != len(b) or any(x and y and x != y for x, y in zip(a, b)):
+        return None
+    return [x or y for x, y in zip(a, b)]
+
+
+def tag(source: str) -> str:
+    """A short tag for names that the rewrite adds, unique to the source file."""
+    return hashlib.md5(source.encode()).hexdigest()[:8]
 
 
 def shared_names(code: str, start: int, end: int):
@@ -235,11 +355,39 @@ def rewrite(text: str, source: str) -> str:
     if stop := refusal(code, source):
         return stop + text
     kinds = scope_kinds(code)
+    params = kernel_params(code)
     edits = []
     stack = []
+    registered = set()  # the declarations (their ';') followed by a registration already
     token = re.compile(r"<<<|[{}]|\bextern\s+(?:[\w:<>,*\s]|__align__\s*\([^)]*\))*?\b__shared__\b"
-                       r"|\bstatic\s+__shared__\b|\b__shared__\b"
+                       r"|\bstatic\s+__shared__\b|\b__shared__\b|\b__device__\b|\b__constant__\b"
                        r"|\bassert\s*\(|\basm\b")
+
+    def register(pos, after, what):
+        """After the declaration at pos: the registration of each variable it declares."""
+        head = statement_head(code, pos)
+        if "code" in stack or in_directive(code, pos) or re.search(r"\b(extern|template|typedef|using)\b", head):
+            return
+        semi = statement_end(code, after)
+        if semi in registered:
+            return
+        registered.add(semi)
+        decl = code[after:semi]
+        names = (shared_names(code, after, semi) if "<" not in decl.split("=")[0]
+                 else IDENT.findall(re.split(r"[\[=({]", decl, maxsplit=1)[0])[-1:])
+        out = ""
+        for n in names:
+            address = f"const_cast<void*>(static_cast<const volatile void*>(&{n}))"
+            unique = f"{tag(source)}_{len(registered)}_{n}"
+            if what == "shared":
+                out += (f" static const ::cudasim::detail::SharedRegistration cudasim_shared_{unique}("
+                        f"[]() -> void* {{ return {address}; }}, sizeof {n}, \"{n}\");")
+            else:
+                kind = "constant" if re.search(r"\b__constant__\b", code[pos:semi] + head) else "device"
+                out += (f" static const ::cudasim::detail::SymbolRegistration cudasim_symbol_{unique}("
+                        f"{address}, sizeof {n}, \"{n}\", ::cudasim::detail::SymbolKind::{kind}, "
+                        f"__FILE__, __LINE__);")
+        edits.append((semi + 1, semi + 1, out))
     for m in token.finditer(code):
         t, pos = m.group(), m.start()
         line = code.count("\n", 0, pos) + 1
@@ -251,7 +399,7 @@ def rewrite(text: str, source: str) -> str:
                     stack.pop()
             elif t == "<<<":
                 if code[pos - 1] != "<":
-                    edits.append(launch_edit(text, code, pos, line))
+                    edits.append(launch_edit(text, code, pos, line, params))
             elif t.startswith("extern"):
                 semi = code.index(";", pos)
                 decl = re.fullmatch(
@@ -271,14 +419,18 @@ def rewrite(text: str, source: str) -> str:
             elif "__shared__" in t:
                 after = pos + t.index("__shared__") + len("__shared__")
                 edits.append((pos, after, "__shared__"))  # the macro adds `static`
-                if "code" not in stack:
-                    continue  # at namespace scope: not poisoned (see cuda/sim/README.md)
+                if "code" not in stack:  # at namespace scope: not poisoned (cuda/sim/README.md)
+                    register(pos, after, "shared")
+                    continue
                 semi = code.index(";", pos)
                 poison = "".join(
                     f" ::cudasim::detail::poison_shared(const_cast<void*>("
                     f"static_cast<const volatile void*>(&{n})), sizeof {n}, \"{n}\");"
                     for n in shared_names(code, after, semi))
                 edits.append((semi + 1, semi + 1, poison))
+            elif t in ("__device__", "__constant__"):
+                if t == "__constant__" or declares_variable(code, m.end()):
+                    register(pos, m.end(), "symbol")
             elif t.startswith("assert"):
                 if pos == 0 or code[pos - 1] not in ".>:":
                     edits.append((pos, pos + len("assert"), "CUDASIM_ASSERT"))

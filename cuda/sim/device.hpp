@@ -52,6 +52,23 @@ T* dynamic_shared() {
 // floats and doubles), so a read of a value no thread wrote gives loud garbage, as on a GPU.
 void poison_shared(void* p, std::size_t size, const char* name = nullptr);
 
+// The barrier of a cooperative-groups tile of several warps, threads [first, first + count) of
+// the block, has opened: its last thread has come (cooperative_groups.h). For racecheck.
+void tile_barrier_opened(unsigned first, unsigned count);
+
+// cu2cpp.py follows each namespace-scope `__device__` and `__constant__` variable, and each
+// file-scope `__shared__` one, with one of these (a static object), so that the tools
+// (cuda/sim/tools) know the memory they are: global, constant or per-block shared memory.
+enum class SymbolKind : std::uint8_t { device, constant };
+struct SymbolRegistration {
+  SymbolRegistration(const volatile void* p, std::size_t size, const char* name, SymbolKind kind,
+                     const char* file, int line);
+};
+// A file-scope `__shared__` is `static thread_local`: `address` gives this worker's copy.
+struct SharedRegistration {
+  SharedRegistration(void* (*address)(), std::size_t size, const char* name);
+};
+
 // A failing assert() in device code: fails the launch, naming kernel, block and thread.
 struct DeviceAssert : std::logic_error {
   using std::logic_error::logic_error;

@@ -169,7 +169,7 @@ unsigned worker_threads() {
 
 namespace detail {
 
-void launch(const char* name, KernelCall call, const LaunchConfig& config) {
+void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args) {
   const dim3 grid = config.grid, block = config.block;
   if (Block::inside_kernel()) {
     fail(cudaErrorNotSupported,
@@ -210,7 +210,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
          "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
     return;
   }
-  const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order};
+  const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order, args};
   workers = tools::launch_begin(info, workers);  // a tool runs the blocks on one worker
   if (s.pool.size() != workers) s.pool.resize(workers);
 
@@ -257,7 +257,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config) {
     }
   });
   const std::string found = tools::launch_end(failed.load());  // racecheck, initcheck
-  if (std::string slack = check_slack(); !slack.empty() && !failed.load()) {  // memory.hpp
+  if (std::string slack = check_slack(&info); !slack.empty() && !failed.load()) {  // memory.hpp
     fail_launch("kernel '" + std::string(name) + "': " + slack, cudaErrorIllegalAddress);
   } else if (failed.load()) {
     fail_launch(tools::symbolize_text(error), code);  // a memcheck report names the .cu line

@@ -1,6 +1,7 @@
 // Launching a kernel, and the two knobs of the scheduler: worker threads and thread order.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -51,7 +52,24 @@ struct LaunchConfig {
       : grid(g), block(b), shared_bytes(shared), stream(s) {}
 };
 
-void launch(const char* name, KernelCall call, const LaunchConfig& config);
+/// The launch's arguments as the tools name them: the value of each pointer argument (nullptr
+/// for the others), and the kernel's parameter names ("in,out,n"; nullptr if not known).
+struct KernelArgs {
+  const void* const* pointers = nullptr;
+  unsigned count = 0;
+  const char* names = nullptr;
+};
+
+void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args = {});
+
+template <class T>
+const void* pointer_value(const T& value) {
+  if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>) {
+    return const_cast<const void*>(static_cast<const volatile void*>(value));
+  } else {
+    return nullptr;
+  }
+}
 
 /// kernel<<<config>>>(args...) as rewritten by cuda/sim/cu2cpp.py: runs
 /// the grid and returns when every block has finished. Errors are reported by
@@ -60,9 +78,10 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config);
 /// template arguments as nvcc does. Each CUDA thread calls it on its own copies of the
 /// arguments. `mismatch` holds a static_assert naming the kernel: the one message a student
 /// sees when the arguments do not fit the kernel's parameters.
+/// `params`: the kernel's parameter names, if cu2cpp.py found its definition ("in,out,n").
 template <class Kernel, class Mismatch, class... Args>
-void launch_chevron(const LaunchConfig& config, const char* name, Kernel kernel, Mismatch mismatch,
-                    Args&&... args) {
+void launch_chevron(const LaunchConfig& config, const char* name, const char* params, Kernel kernel,
+                    Mismatch mismatch, Args&&... args) {
   constexpr bool fits = std::is_invocable_v<const Kernel&, const std::decay_t<Args>&...>;
   mismatch(std::bool_constant<fits>{});
   if constexpr (fits) {
@@ -75,7 +94,12 @@ void launch_chevron(const LaunchConfig& config, const char* name, Kernel kernel,
       const Frame& fr = *static_cast<const Frame*>(f);
       std::apply(fr.kernel, fr.args);  // the kernel's by-value parameters are this thread's copies
     };
-    launch(name, {invoke, &frame}, config);
+    const auto pointers = std::apply(
+        [](const auto&... a) {
+          return std::array<const void*, sizeof...(Args) + 1>{pointer_value(a)..., nullptr};
+        },
+        frame.args);
+    launch(name, {invoke, &frame}, config, {pointers.data(), sizeof...(Args), params});
   }
 }
 }  // namespace detail

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 #include "cuda/sim/block.hpp"
 #include "cuda/sim/tools/internal.hpp"
@@ -138,6 +139,36 @@ std::vector<AllocationView> allocation_views() {
   return views;
 }
 
+namespace {
+// Filled by static initialisers before main() (one thread), read by launches afterwards.
+std::vector<SymbolView>& symbols() {
+  static auto* all = new std::vector<SymbolView>;
+  return *all;
+}
+std::vector<SharedSymbol>& shared_list() {
+  static auto* all = new std::vector<SharedSymbol>;
+  return *all;
+}
+}  // namespace
+
+SymbolRegistration::SymbolRegistration(const volatile void* p, std::size_t size, const char* name,
+                                       SymbolKind kind, const char* file, int line) {
+  const auto start = reinterpret_cast<std::uintptr_t>(p);
+  auto& all = symbols();
+  const auto at =
+      std::lower_bound(all.begin(), all.end(), start,
+                       [](const SymbolView& s, std::uintptr_t a) { return s.start < a; });
+  if (at != all.end() && at->start == start) return;  // a header's variable, seen twice
+  all.insert(at, {start, size, name, kind == SymbolKind::constant, file, line});
+}
+
+SharedRegistration::SharedRegistration(void* (*address)(), std::size_t size, const char* name) {
+  shared_list().push_back({address, size, name});
+}
+
+std::vector<SymbolView> symbol_views() { return symbols(); }
+const std::vector<SharedSymbol>& shared_symbols() { return shared_list(); }
+
 void note_written(const void* p, std::size_t count) {
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   std::lock_guard lock(allocations().mutex);
@@ -151,7 +182,28 @@ void note_written(const void* p, std::size_t count) {
   for (std::size_t i = from; i < to; ++i) (*a.written)[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
-std::string describe_address(std::uintptr_t address) {
+std::string passed_as(const LaunchInfo& launch, std::uintptr_t start, std::size_t size) {
+  const KernelArgs& args = launch.args;
+  for (unsigned i = 0; i < args.count; ++i) {
+    const auto p = reinterpret_cast<std::uintptr_t>(args.pointers[i]);
+    if (p == 0 || p - start > size) continue;
+    std::string name;  // the i-th of "in,out,n"
+    if (args.names != nullptr) {
+      const std::string_view names = args.names;
+      std::size_t from = 0;
+      for (unsigned k = 0; k < i && from != std::string_view::npos; ++k) {
+        from = names.find(',', from);
+        if (from != std::string_view::npos) ++from;
+      }
+      if (from != std::string_view::npos) name = names.substr(from, names.find(',', from) - from);
+    }
+    return ", passed as argument " + std::to_string(i + 1) +
+           (name.empty() ? "" : " '" + name + "'");
+  }
+  return {};
+}
+
+std::string describe_address(std::uintptr_t address, const LaunchInfo* launch) {
   std::lock_guard lock(allocations().mutex);
   const auto& all = allocations().by_start;
   // The nearest allocation: the one whose mapping holds the address, else the closest one.
@@ -173,7 +225,15 @@ std::string describe_address(std::uintptr_t address) {
   if (nearest != nullptr) {
     const auto b = reinterpret_cast<std::uintptr_t>(nearest->second.base);
     if (address >= b && address < b + nearest->second.length) {
-      return relative_to(address, nearest->first, nearest->second);
+      return relative_to(address, nearest->first, nearest->second) +
+             (launch != nullptr ? passed_as(*launch, nearest->first, nearest->second.size) : "");
+    }
+  }
+  for (const SymbolView& s : symbols()) {
+    if (address - s.start < s.size) {
+      return "at offset " + with_commas(address - s.start) + " of " +
+             (s.constant ? "__constant__" : "__device__") + " variable '" + s.name + "' (" +
+             bytes(s.size) + ")";
     }
   }
   return "not inside or near any cudaMalloc allocation" +
@@ -182,7 +242,7 @@ std::string describe_address(std::uintptr_t address) {
               : " (the nearest is " + relative_to(address, nearest->first, nearest->second) + ")");
 }
 
-std::string check_slack() {
+std::string check_slack(const LaunchInfo* launch) {
   std::lock_guard lock(allocations().mutex);
   std::string first;
   for (const auto& [start, a] : allocations().by_start) {
@@ -196,6 +256,7 @@ std::string check_slack() {
         if (first.empty()) {
           first = "invalid write at " + hex(reinterpret_cast<std::uintptr_t>(p)) + ", " +
                   relative_to(reinterpret_cast<std::uintptr_t>(p), start, a) +
+                  (launch != nullptr ? passed_as(*launch, start, a.size) : "") +
                   " (found in the alignment slack after the kernel ended, so the block and "
                   "thread are not known; the first out-of-bounds index is usually the culprit)";
         }
@@ -301,8 +362,8 @@ int access_size(const unsigned char* code) {
   try {
     what = std::string("invalid ") + (f.write ? "write" : "read") + " of " +
            (f.size > 0 ? bytes(static_cast<std::uint64_t>(f.size)) : "unknown size") + " at " +
-           hex(f.address) + ", " + describe_address(f.address) + " " + tools::pc_token(f.pc) +
-           " (memcheck)";
+           hex(f.address) + ", " + describe_address(f.address, Block::running_launch()) + " " +
+           tools::pc_token(f.pc) + " (memcheck)";
   } catch (...) {
     what = "invalid memory access (memcheck)";
   }

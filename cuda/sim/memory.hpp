@@ -31,12 +31,15 @@ void* allocate(std::size_t size);
 bool release(void* p);
 /// True if [p, p + count) lies inside one live allocation.
 bool inside_allocation(const void* p, std::size_t count);
+struct LaunchInfo;
 /// Where `address` lies: "12 bytes past the end of a 3,072-byte allocation at 0x...", or
-/// "not inside or near any cudaMalloc allocation" (or "a null pointer").
-std::string describe_address(std::uintptr_t address);
+/// "not inside or near any cudaMalloc allocation" (or "a null pointer"). With the launch, the
+/// allocation is also named by the kernel argument that points into it (", passed as argument
+/// 1 'out'", see passed_as in block.hpp).
+std::string describe_address(std::uintptr_t address, const LaunchInfo* launch = nullptr);
 /// Looks for bytes written in the slack of every allocation (see above), repaints it, and
-/// describes the first one found ("" if none).
-std::string check_slack();
+/// describes the first one found ("" if none), naming the launch's argument as above.
+std::string check_slack(const LaunchInfo* launch = nullptr);
 /// A live allocation as the tools see it (cuda/sim/tools): its bytes, its whole mapping (guards
 /// included), and for initcheck one bit per byte, set once something wrote it (nullptr when the
 /// allocation was made with initcheck off: then every byte counts as written).
@@ -48,6 +51,26 @@ struct AllocationView {
 };
 /// Every live allocation, by start address.
 std::vector<AllocationView> allocation_views();
+/// A `__device__` or `__constant__` variable (registered by cu2cpp.py's output, see
+/// SymbolRegistration in device.hpp): global or constant memory for the tools. file: the .cu
+/// file, as __FILE__ names it.
+struct SymbolView {
+  std::uintptr_t start;
+  std::size_t size;
+  const char* name;
+  bool constant;
+  const char* file;
+  int line;
+};
+/// Every registered variable, by start address.
+std::vector<SymbolView> symbol_views();
+/// A file-scope `__shared__` variable: `address()` gives the calling worker's copy.
+struct SharedSymbol {
+  void* (*address)();
+  std::size_t size;
+  const char* name;
+};
+const std::vector<SharedSymbol>& shared_symbols();
 /// For initcheck: [p, p + count) of a device allocation was written by the host (cudaMemcpy,
 /// cudaMemset). Nothing happens for a range outside the allocations.
 void note_written(const void* p, std::size_t count);

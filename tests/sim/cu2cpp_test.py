@@ -73,9 +73,61 @@ class Shared(unittest.TestCase):
         self.assertIn('sizeof a, "a");', out)  # the name, for racecheck's reports
         self.assertIn('sizeof b, "b");', out)
 
-    def test_file_scope_shared_is_not_poisoned(self):
+    def test_file_scope_shared_is_not_poisoned_but_registered_on_its_line(self):
         out = cu2cpp.rewrite("static __shared__ float a[4];\nnamespace { __shared__ int b; }", "t.cu")
-        self.assertEqual(out, "__shared__ float a[4];\nnamespace { __shared__ int b; }")
+        self.assertNotIn("poison_shared", out)
+        first, second = out.splitlines()
+        self.assertTrue(first.startswith("__shared__ float a[4]; static const "
+                                         "::cudasim::detail::SharedRegistration "), first)
+        self.assertIn('return const_cast<void*>(static_cast<const volatile void*>(&a)); }, '
+                      'sizeof a, "a");', first)
+        self.assertTrue(second.startswith("namespace { __shared__ int b; static const"), second)
+        self.assertTrue(second.endswith('sizeof b, "b"); }'), second)
+
+
+class Symbols(unittest.TestCase):
+    """__device__ and __constant__ variables are registered for the tools; functions are not."""
+
+    def registered(self, text):
+        out = cu2cpp.rewrite(text, "t.cu")
+        self.assertEqual(out.count("\n"), text.count("\n"))
+        return [(line.split('sizeof ')[1].split(',')[0], line.split("SymbolKind::")[1].split(",")[0])
+                for line in out.split(";") if "SymbolRegistration" in line]
+
+    def test_variables_of_each_form(self):
+        text = ("__device__ int counter;\n"
+                "__constant__ float coefficients[4] = {1, 2, 3, 4};\n"
+                "__device__ __align__(16) float table[8], other;\n"
+                "static __device__ unsigned long long calls = 0;\n"
+                "namespace ns { __device__ double total{0}; }\n"
+                "__constant__ __device__ int both;\n")
+        self.assertEqual(self.registered(text),
+                         [("counter", "device"), ("coefficients", "constant"), ("table", "device"),
+                          ("other", "device"), ("calls", "device"), ("total", "device"),
+                          ("both", "constant")])
+
+    def test_functions_declarations_and_macros_are_not_variables(self):
+        text = ("__device__ float f(float x) { return x; }\n"
+                "__host__ __device__ inline float g(float);\n"
+                "template <class T> __device__ T h(T x) { return x; }\n"
+                "template <class T> __device__ T zero;\n"
+                "extern __device__ int elsewhere;\n"
+                "#define DEVICE __device__\n"
+                "struct S { __device__ int get() const { return 1; } };\n"
+                "__global__ void k() { __device__ int inside; }\n")
+        self.assertEqual(self.registered(text), [])
+
+    def test_a_launch_carries_the_kernel_parameter_names(self):
+        text = ("__global__ void oob(const float* __restrict__ in, float* out, int) {}\n"
+                "template <class T> __global__ void __launch_bounds__(256) copy(const T* src, T* dst);\n"
+                "void f() { oob<<<1, 32>>>(a, b, 3); copy<float><<<1, 1>>>(a, b); ns::other<<<1, 1>>>(a); }\n")
+        out = cu2cpp.rewrite(text, "t.cu")
+        self.assertIn('"oob", "in,out,", [&]', out)
+        self.assertIn('"copy<float>", "src,dst", [&]', out)
+        self.assertIn('"ns::other", nullptr, [&]', out)  # defined elsewhere: positions only
+        out = cu2cpp.rewrite("__global__ void t(Pair<int, 2> p, float* x);\n"
+                             "void f() { t<<<1, 1>>>(p, x); }\n", "t.cu")
+        self.assertIn('"t", nullptr, [&]', out)  # a comma inside <>: no names rather than wrong ones
 
 
 class Refused(unittest.TestCase):

@@ -62,7 +62,8 @@ TEST_F(Memcheck, WritePastTheEnd) {
   fill_unguarded<<<4, 256>>>(out.get(), 768);
   ExpectIllegalAddress(
       {"kernel 'fill_unguarded' block (3,0,0) thread (0,0,0): ", "invalid write of 4 bytes at 0x",
-       ", 0 bytes past the end of a 3,072-byte allocation at 0x"});
+       ", 0 bytes past the end of a 3,072-byte allocation at 0x",
+       ", passed as argument 1 'out' at "});
 }
 
 TEST_F(Memcheck, WritePastTheEndInReverseOrder) {  // thread 255 of block 3 runs first
@@ -79,7 +80,7 @@ TEST_F(Memcheck, ReadPastTheEnd) {
   copy_unguarded<<<5, 256>>>(in.get(), out.get(), 1100);
   ExpectIllegalAddress(
       {"kernel 'copy_unguarded' block (4,0,0) thread (0,0,0): ", "invalid read of 4 bytes",
-       "0 bytes past the end of a 4,096-byte allocation"});
+       "0 bytes past the end of a 4,096-byte allocation", ", passed as argument 1 'in' at "});
 }
 
 TEST_F(Memcheck, ReadBeforeTheStart) {
@@ -95,7 +96,8 @@ TEST_F(Memcheck, WriteIntoTheAlignmentSlackIsFoundAfterTheKernel) {
   DeviceBuffer<float> out(1000);  // 4,000 bytes: 96 bytes of slack before the guard
   fill_unguarded<<<1, 1001>>>(out.get(), 1000);
   ExpectIllegalAddress({"kernel 'fill_unguarded': invalid write at 0x",
-                        "0 bytes past the end of a 4,000-byte allocation",
+                        "0 bytes past the end of a 4,000-byte allocation at 0x",
+                        ", passed as argument 1 'out' (found in the alignment slack",
                         "block and thread are not known"});
   fill_unguarded<<<1, 1000>>>(out.get(), 1000);  // the slack was repainted
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);

@@ -9,6 +9,10 @@
 #include "cuda/runtime.hpp"
 #include "cuda/sim/tools/tools.hpp"
 
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
 namespace {
 
 // A cudaMalloc'ed array of n floats, filled with 0, 1, 2, ... (so that every byte is written).
@@ -246,9 +250,145 @@ TEST(Racecheck, AWarpSynchronousReductionWithoutSyncwarpRaces) {
   EXPECT_EQ(sum, 496.0f);  // 0 + 1 + ... + 31
 }
 
+// A tile of 4 warps: its barrier orders its own threads, not those of the block's other tile.
+__global__ void tile_exchange(float* out, bool same_tile, bool sync) {
+  __shared__ float s[256];
+  const cg::thread_block_tile<128> tile = cg::tiled_partition<128>(cg::this_thread_block());
+  s[threadIdx.x] = static_cast<float>(threadIdx.x);
+  if (sync) tile.sync();
+  const unsigned partner = same_tile
+                               ? tile.meta_group_rank() * 128 + (tile.thread_rank() + 64) % 128
+                               : (threadIdx.x + 128) % 256;
+  out[threadIdx.x] = s[partner];
+}
+
+TEST(Racecheck, ABarrierOfATileOfSeveralWarpsOrdersItsThreadsOnly) {
+  Floats out(256);
+  EXPECT_EQ(run_with(cudasim::racecheck, [&] { tile_exchange<<<1, 256>>>(out.ptr, true, true); }),
+            "");
+  std::vector<float> got(256);
+  ASSERT_EQ(cudaMemcpy(got.data(), out.ptr, 256 * sizeof(float), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(got[0], 64.0f);    // thread 0 read s[64]
+  EXPECT_EQ(got[100], 36.0f);  // thread 100 read s[(100 + 64) % 128]
+  EXPECT_NE(run_with(cudasim::racecheck, [&] { tile_exchange<<<1, 256>>>(out.ptr, true, false); })
+                .find("race"),
+            std::string::npos);
+  const std::string across =
+      run_with(cudasim::racecheck, [&] { tile_exchange<<<1, 256>>>(out.ptr, false, true); });
+  EXPECT_NE(across.find("race"), std::string::npos) << across;
+  EXPECT_NE(across.find("with no __syncthreads() between them"), std::string::npos) << across;
+}
+
 TEST(Racecheck, AtomicsOnOneAddressDoNotRace) {
   Floats total(1);
   EXPECT_EQ(run_with(cudasim::racecheck, [&] { add_all<<<2, 64>>>(total.ptr); }), "");
+}
+
+// --- __device__, __constant__ and file-scope __shared__ variables: global, constant and
+// per-block shared memory to the tools, as on a GPU.
+__device__ int g_counter;
+constexpr int kFlagDeclared = __LINE__ + 1;
+__device__ float g_flag;  // no initialiser: zero, as C++ gives every variable of static storage
+__constant__ float c_scale[32];
+constexpr int kTileWrite = __LINE__ + 3, kTileRead = __LINE__ + 5;
+__shared__ float tile[64];
+__global__ void neighbour_in_a_file_scope_tile(float* out, bool barrier) {
+  tile[threadIdx.x] = static_cast<float>(threadIdx.x);
+  if (barrier) __syncthreads();
+  if (threadIdx.x == 40) out[0] = tile[7];  // thread 7 is in the other warp
+}
+__global__ void count_into_a_symbol() { atomicAdd(&g_counter, 1); }
+constexpr int kFlagWrite = __LINE__ + 2, kFlagRead = __LINE__ + 4;
+__global__ void flag_without_a_barrier(float* out, bool barrier) {
+  if (threadIdx.x == 0) g_flag = 1.0f;
+  if (barrier) __syncthreads();
+  if (threadIdx.x == 33) out[0] = g_flag;
+}
+__global__ void scale_by_constants(const float* in, float* out) {
+  out[threadIdx.x] = c_scale[0] * in[threadIdx.x];  // one address for the warp: a broadcast
+}
+
+TEST(Symbols, ARaceOnAFileScopeSharedArrayNamesItAndBothLines) {
+  Floats out(1);
+  const std::string report = run_with(
+      cudasim::racecheck, [&] { neighbour_in_a_file_scope_tile<<<1, 64>>>(out.ptr, false); });
+  EXPECT_NE(report.find("read-after-write race (RAW) on shared memory 'tile' at offset 28 (of "
+                        "256 bytes)"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("thread (7,0,0) wrote it at tests/sim/tools_test.cu:" +
+                        std::to_string(kTileWrite)),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("thread (40,0,0) read it at tests/sim/tools_test.cu:" +
+                        std::to_string(kTileRead)),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(run_with(cudasim::racecheck,
+                     [&] { neighbour_in_a_file_scope_tile<<<1, 64>>>(out.ptr, true); }),
+            "");
+  // Its stores are shared-memory requests: lane l writes tile[l], conflict-free.
+  run_with(cudasim::profile, [&] { neighbour_in_a_file_scope_tile<<<1, 64>>>(out.ptr, true); });
+  EXPECT_EQ(cudasim::last_profile().shared_store.requests, 2u);  // one per warp
+  EXPECT_EQ(cudasim::last_profile().shared_store.bank_conflicts, 0u);
+  EXPECT_EQ(cudasim::last_profile().shared_load.requests, 1u);
+}
+
+TEST(Symbols, AtomicsOnADeviceCounterShowInTheProfile) {
+  const int zero = 0;
+  ASSERT_EQ(cudaMemcpyToSymbol(g_counter, &zero, sizeof zero), cudaSuccess);
+  run_with(cudasim::profile, [&] { count_into_a_symbol<<<2, 64>>>(); });
+  const cudasim::LaunchProfile p = cudasim::last_profile();
+  EXPECT_EQ(p.global_atomic.requests, 4u);  // 2 blocks x 2 warps
+  EXPECT_EQ(p.atomics, 128u);
+  EXPECT_EQ(p.most_contended, 128u);
+  EXPECT_NE(p.text.find("the most contended, at offset 0 of __device__ variable 'g_counter' "
+                        "(4 bytes), 128 times"),
+            std::string::npos)
+      << p.text;
+  int count = 0;
+  ASSERT_EQ(cudaMemcpyFromSymbol(&count, g_counter, sizeof count), cudaSuccess);
+  EXPECT_EQ(count, 128);
+}
+
+TEST(Symbols, ARaceOnADeviceVariableBetweenTwoThreadsOfABlock) {
+  Floats out(1);
+  const std::string report = run_with(cudasim::racecheck | cudasim::initcheck,
+                                      [&] { flag_without_a_barrier<<<1, 64>>>(out.ptr, false); });
+  EXPECT_NE(report.find("read-after-write race (RAW) on __device__ variable 'g_flag' at offset 0 "
+                        "(of 4 bytes, declared at tests/sim/tools_test.cu:" +
+                        std::to_string(kFlagDeclared) + ")"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("thread (0,0,0) wrote it at tests/sim/tools_test.cu:" +
+                        std::to_string(kFlagWrite)),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("thread (33,0,0) read it at tests/sim/tools_test.cu:" +
+                        std::to_string(kFlagRead)),
+            std::string::npos)
+      << report;
+  // With the barrier, no hazard; and a __device__ variable counts as written (no initcheck).
+  EXPECT_EQ(run_with(cudasim::racecheck | cudasim::initcheck,
+                     [&] { flag_without_a_barrier<<<1, 64>>>(out.ptr, true); }),
+            "");
+  float flag = 0;
+  ASSERT_EQ(cudaMemcpy(&flag, out.ptr, sizeof flag, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(flag, 1.0f);
+}
+
+TEST(Symbols, ConstantLoadsAreTheirOwnKind) {
+  const std::vector<float> scale(32, 2.0f);
+  ASSERT_EQ(cudaMemcpyToSymbol(c_scale, scale.data(), 32 * sizeof(float)), cudaSuccess);
+  Floats in(32), out(32);
+  run_with(cudasim::profile, [&] { scale_by_constants<<<1, 32>>>(in.ptr, out.ptr); });
+  const cudasim::LaunchProfile p = cudasim::last_profile();
+  EXPECT_EQ(p.constant_load.requests, 1u);
+  EXPECT_EQ(p.constant_load.bytes, 128u);  // 32 lanes x 4 bytes, all of c_scale[0]
+  EXPECT_EQ(p.global_load.requests, 1u);   // in[lane] only
+  EXPECT_EQ(p.dram_bytes_read, 128u);      // the constant cache is not DRAM traffic here
+  EXPECT_NE(p.text.find("constant load"), std::string::npos) << p.text;
 }
 
 // --- initcheck: a load of a byte that nothing wrote.
@@ -287,7 +427,10 @@ TEST(Memcheck, AWriteZeroBytesPastTheEndIsReportedWhereItHappens) {
   Floats out(6);  // 24 bytes: threads 6-63 write past the end, inside the 256-byte slack first
   const std::string report = run_with(cudasim::memcheck, [&] { fill<<<1, 64>>>(out.ptr); });
   EXPECT_NE(report.find("thread (6,0,0): invalid write of 4 bytes"), std::string::npos) << report;
-  EXPECT_NE(report.find("0 bytes past the end of a 24-byte allocation"), std::string::npos)
+  EXPECT_NE(report.find("0 bytes past the end of a 24-byte allocation at 0x"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find(", passed as argument 1 'out' at tests/sim/tools_test.cu:"),
+            std::string::npos)
       << report;
   EXPECT_EQ(line_of(report, "tools_test.cu:"), kStore) << report;
 }
@@ -297,8 +440,9 @@ TEST(Memcheck, AReadInTheAlignmentSlackIsReported) {
   const std::string report =
       run_with(cudasim::memcheck, [&] { read_one<<<1, 1>>>(in.ptr, out.ptr, 7); });
   EXPECT_NE(report.find("thread (0,0,0): invalid read of 4 bytes"), std::string::npos) << report;
-  EXPECT_NE(report.find("4 bytes past the end of a 24-byte allocation"), std::string::npos)
+  EXPECT_NE(report.find("4 bytes past the end of a 24-byte allocation at 0x"), std::string::npos)
       << report;
+  EXPECT_NE(report.find(", passed as argument 1 'in' at "), std::string::npos) << report;
   EXPECT_EQ(line_of(report, "tools_test.cu:"), kLoad) << report;
   EXPECT_EQ(run_with(cudasim::memcheck, [&] { read_one<<<1, 1>>>(in.ptr, out.ptr, 5); }), "");
 }

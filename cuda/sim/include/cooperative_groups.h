@@ -58,6 +58,7 @@ inline void multi_warp_sync(unsigned base, unsigned size, std::source_location w
   std::atomic_ref<unsigned> arrived(scratch().arrived[base / size]);
   const unsigned ticket = arrived.fetch_add(1, std::memory_order_acq_rel) + 1u;  // raw + 1
   const unsigned target = (ticket / members + 1) * members;
+  if (ticket + 1 == target) ::cudasim::detail::tile_barrier_opened(base, members);  // the last
   for (long round = 0;
        !__all_sync(~0u, arrived.load(std::memory_order_acquire) + 1u >= target, where); ++round) {
     if (round > 100000) {

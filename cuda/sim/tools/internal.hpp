@@ -34,16 +34,20 @@ void block_begin(uint3 index, unsigned threads);
 void block_end();
 void block_synced();           // a __syncthreads() opened
 void warp_synced(unsigned w);  // a warp operation of warp w opened
+/// The barrier of a tile of several warps, threads [first, first + count), opened.
+void tile_synced(unsigned first, unsigned count);
 /// A function-scope __shared__ variable of the running block (from poison_shared).
 void shared_declared(const void* p, std::size_t size, const char* name);
 
 /// The memory an access falls in.
-enum class Space : std::uint8_t { none, global, shared };
+enum class Space : std::uint8_t { none, global, shared, constant };
 struct Region {
   Space space = Space::none;
   std::uintptr_t start = 0;
   std::size_t size = 0;
-  const char* name = nullptr;  // a __shared__ variable's name, if known
+  const char* name = nullptr;  // a __shared__, __device__ or __constant__ variable's name
+  const char* file = nullptr;  // where a __device__ or __constant__ variable is declared
+  int line = 0;
 };
 /// "shared memory 'partial' at offset 4 (of 1,024 bytes)", "global memory at offset 12 of a
 /// 1,024-byte allocation at 0x..."
@@ -60,6 +64,7 @@ void launch_begin();
 void block_begin(unsigned threads);
 void block_synced();
 void warp_synced(unsigned w);
+void tile_synced(unsigned first, unsigned count);
 void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc, unsigned tid,
             const Region& r);
 std::string report();  // "" if no hazard
@@ -74,6 +79,8 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
 std::string report();
 }  // namespace prof
 
+/// A source file's name relative to the project ("cuda/lookup.cu"), as reports show it.
+std::string short_path(const std::string& file);
 /// "cuda/lookup.cu:33": the line of the kernel code that a return address `pc` comes back to
 /// ("code address 0x..." when the program has no line information).
 std::string where(std::uintptr_t pc);

@@ -31,9 +31,19 @@ namespace cudasim::tools::prof {
 namespace {
 
 // What an instruction does, as the rows of the report.
-enum Class : std::uint8_t { global_ld, global_st, global_atom, shared_ld, shared_st, shared_atom };
-constexpr const char* kClassName[] = {"global load", "global store", "global atomic",
-                                      "shared load", "shared store", "shared atomic"};
+enum Class : std::uint8_t {
+  global_ld,
+  global_st,
+  global_atom,
+  shared_ld,
+  shared_st,
+  shared_atom,
+  constant_ld  // a __constant__ variable: the constant cache, not counted in the DRAM bytes
+};
+constexpr int kClasses = 7;
+constexpr const char* kClassName[] = {"global load",  "global store", "global atomic",
+                                      "shared load",  "shared store", "shared atomic",
+                                      "constant load"};
 
 struct Record {
   std::uintptr_t pc;
@@ -92,7 +102,7 @@ Counts request(const Record* r, std::size_t n) {
   Counts c;
   c.requests = 1;
   c.lanes = n;
-  if (r->cls <= global_atom) {
+  if (r->cls <= global_atom || r->cls == constant_ld) {
     std::vector<std::uint64_t> sectors;
     for (std::size_t i = 0; i < n; ++i) {
       c.bytes += r[i].size;
@@ -203,7 +213,11 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
   if (atomic && (kind & kWrite) != 0 && pending == a) return;
   pending = atomic && kind == (kRead | kAtomic) ? a : 0;
   const int base = space == Space::shared ? shared_ld : global_ld;
-  const auto cls = static_cast<Class>(base + (atomic ? 2 : (kind & kWrite) != 0 ? 1 : 0));
+  const auto cls = space == Space::constant
+                       ? constant_ld
+                       : static_cast<Class>(base + (atomic                 ? 2
+                                                    : (kind & kWrite) != 0 ? 1
+                                                                           : 0));
   if (space == Space::global) {
     if ((kind & kRead) != 0 || atomic) mark(g.read_sectors, a, size);
     if ((kind & kWrite) != 0 || atomic) mark(g.written_sectors, a, size);
@@ -242,7 +256,7 @@ std::string report() {
   prefetch_lines(pcs);
   // Rows: one per .cu line and class of access.
   std::map<std::pair<std::string, Class>, Counts> rows;
-  Counts totals[6];
+  Counts totals[kClasses];
   for (const auto& [key, counts] : g.by_pc) {
     rows[{where(key.first), key.second}].add(counts);
     totals[key.second].add(counts);
@@ -253,13 +267,13 @@ std::string report() {
   std::string s = "profile: kernel '" + std::string(launch.name) + "' grid " + dims(launch.grid) +
                   " block " + dims(launch.block) + ", " + with_commas(launch.shared_bytes) +
                   " bytes of dynamic shared memory\n";
-  s += "  " + pad("line", 34) + pad("access", 15) + pad("requests", 10, true) +
+  s += "  " + pad("line", 33) + " " + pad("access", 15) + pad("requests", 10, true) +
        pad("sectors", 10, true) + pad("sect/req", 9, true) + pad("bytes req", 12, true) +
        pad("bytes moved", 13, true) + pad("bank way", 9, true) + "\n";
   auto row = [&](const std::string& line, Class cls, const Counts& c) {
-    std::string r =
-        "  " + pad(line, 34) + pad(kClassName[cls], 15) + pad(with_commas(c.requests), 10, true);
-    if (cls <= global_atom) {
+    std::string r = "  " + pad(line, 33) + " " + pad(kClassName[cls], 15) +
+                    pad(with_commas(c.requests), 10, true);
+    if (cls <= global_atom || cls == constant_ld) {
       r += pad(with_commas(c.sectors), 10, true) +
            pad(fixed(c.requests ? double(c.sectors) / double(c.requests) : 0.0, 1), 9, true) +
            pad(with_commas(c.bytes), 12, true) + pad(with_commas(c.sectors * 32), 13, true);
@@ -271,7 +285,7 @@ std::string report() {
     return r + "\n";
   };
   for (const auto& [key, c] : rows) s += row(key.first, key.second, c);
-  for (int cls = 0; cls < 6; ++cls) {
+  for (int cls = 0; cls < kClasses; ++cls) {
     if (totals[cls].requests != 0) s += row("total", static_cast<Class>(cls), totals[cls]);
   }
   for (int cls : {shared_ld, shared_st}) {
@@ -286,13 +300,17 @@ std::string report() {
   LaunchProfile& p = g_last;
   p = LaunchProfile{};
   p.kernel = launch.name;
-  AccessCounts* const kinds[] = {&p.global_load, &p.global_store, &p.global_atomic,
-                                 &p.shared_load, &p.shared_store, &p.shared_atomic};
-  for (int cls = 0; cls < 6; ++cls) {
+  AccessCounts* const kinds[] = {&p.global_load,  &p.global_store, &p.global_atomic,
+                                 &p.shared_load,  &p.shared_store, &p.shared_atomic,
+                                 &p.constant_load};
+  for (int cls = 0; cls < kClasses; ++cls) {
     const Counts& c = totals[cls];
-    *kinds[cls] = {c.requests,   c.sectors,
-                   c.wavefronts, cls >= shared_ld ? c.wavefronts - c.ideal_wavefronts : 0,
-                   c.max_way,    c.bytes};
+    *kinds[cls] = {c.requests,
+                   c.sectors,
+                   c.wavefronts,
+                   cls >= shared_ld && cls <= shared_atom ? c.wavefronts - c.ideal_wavefronts : 0,
+                   c.max_way,
+                   c.bytes};
   }
   std::uint64_t read = 0, written = 0, ideal = 0;
   for (const auto& [sector, bits] : g.read_sectors) read += 32, ideal += std::popcount(bits);

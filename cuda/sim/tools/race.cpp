@@ -4,7 +4,8 @@
 // (the CAS-loop idiom). A __syncthreads() orders every thread of the
 // block; a warp operation (__syncwarp, a shuffle, a vote) orders the lanes of its warp. Lanes of
 // one warp are ordered by nothing else: since Volta a warp's lanes may run apart (independent
-// thread scheduling), so warp-synchronous code without __syncwarp() races.
+// thread scheduling), so warp-synchronous code without __syncwarp() races. The barrier of a
+// cooperative-groups tile of several warps orders the threads of that tile.
 //
 // The shadow: for each 4-byte word touched since the last __syncthreads(), its last writer and
 // up to two readers (thread, bytes, code address, the warp's barrier count at the time). A
@@ -23,7 +24,8 @@ constexpr std::uint16_t kNobody = 0xffff;
 
 struct Access {
   std::uintptr_t pc = 0;
-  std::uint32_t epoch = 0;  // warp_epoch of its warp when it happened
+  std::uint32_t epoch = 0;       // warp_epoch of its warp when it happened
+  std::uint32_t tile_epoch = 0;  // tile_epoch of its warp when it happened
   std::uint16_t tid = kNobody;
   std::uint8_t mask = 0;  // bytes of the word
   bool atomic = false;
@@ -47,6 +49,9 @@ struct State {
   std::size_t used = 0;
   std::uint32_t gen = 1;
   std::vector<std::uint32_t> warp_epoch;
+  // Per warp: the tile barriers of several warps it passed, and the threads of the last one.
+  std::vector<std::uint32_t> tile_epoch;
+  std::vector<std::pair<unsigned, unsigned>> tile;                         // [first, last)
   std::vector<Hazard> hazards;                                             // the first few
   std::set<std::tuple<const char*, std::uintptr_t, std::uintptr_t>> seen;  // distinct pairs
   std::uint64_t count = 0;
@@ -95,6 +100,15 @@ void found(const char* kind, const Access& first, unsigned tid, std::uintptr_t p
                        thread_name(first.tid), thread_name(tid)});
 }
 
+// Whether a tile barrier that both x's thread (after x) and thread tid passed lies between them:
+// x's warp has passed one since, and it held both threads (tid, running now, has left it).
+bool tile_ordered(const Access& x, unsigned tid) {
+  const unsigned w = x.tid / 32u;
+  const auto [first, last] = g.tile[w];
+  return x.tile_epoch < g.tile_epoch[w] && tid >= first && tid < last && x.tid >= first &&
+         x.tid < last;
+}
+
 }  // namespace
 
 void launch_begin() {
@@ -107,6 +121,8 @@ void block_begin(unsigned threads) {
   ++g.gen;
   g.used = 0;
   g.warp_epoch.assign((threads + 31) / 32, 0);
+  g.tile_epoch.assign((threads + 31) / 32, 0);
+  g.tile.assign((threads + 31) / 32, {0, 0});
 }
 
 void block_synced() {
@@ -116,11 +132,18 @@ void block_synced() {
 
 void warp_synced(unsigned w) { ++g.warp_epoch[w]; }
 
+void tile_synced(unsigned first, unsigned count) {
+  for (unsigned w = first / 32; w < (first + count + 31) / 32 && w < g.tile.size(); ++w) {
+    ++g.tile_epoch[w];
+    g.tile[w] = {first, first + count};
+  }
+}
+
 void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc, unsigned tid,
             const Region& r) {
   const std::uint32_t now = g.warp_epoch[tid / 32];
   const bool atomic = (kind & kAtomic) != 0;
-  const Access me{pc, now, static_cast<std::uint16_t>(tid), 0, atomic};
+  const Access me{pc, now, g.tile_epoch[tid / 32], static_cast<std::uint16_t>(tid), 0, atomic};
   for (std::uintptr_t word = a >> 2; word <= (a + size - 1) >> 2; ++word) {
     const std::uintptr_t lo = std::max(a, word << 2), hi = std::min(a + size, (word + 1) << 2);
     const auto mask = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo & 3));
@@ -129,7 +152,7 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
     // __syncwarp() since, if it was a lane of the same warp.
     auto unordered = [&](const Access& x) {
       return x.tid != kNobody && x.tid != tid && (x.mask & mask) != 0 && !(x.atomic && atomic) &&
-             !(x.tid / 32 == tid / 32 && x.epoch < now);
+             !(x.tid / 32 == tid / 32 && x.epoch < now) && !tile_ordered(x, tid);
     };
     const std::uintptr_t at = std::max(a, lo);
     // A plain read against an atomic write is no hazard: the compare-and-swap loop of the
@@ -151,7 +174,8 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
         if (x.tid == tid) slot = &x;
       }
       for (Access& x : s.reader) {
-        if (slot == nullptr && (x.tid == kNobody || (x.tid / 32 == tid / 32 && x.epoch < now))) {
+        if (slot == nullptr && (x.tid == kNobody || (x.tid / 32 == tid / 32 && x.epoch < now) ||
+                                tile_ordered(x, tid))) {
           slot = &x;
         }
       }

@@ -55,13 +55,17 @@ Object object_of(std::uintptr_t pc) {
   return search.ok ? search.found : Object{};
 }
 
-std::string shorten(const std::string& file) {
+}  // namespace
+
+std::string short_path(const std::string& file) {
 #ifdef CUDASIM_SOURCE_ROOT
   const std::string root = CUDASIM_SOURCE_ROOT "/";
   if (file.compare(0, root.size(), root) == 0) return file.substr(root.size());
 #endif
   return file;
 }
+
+namespace {
 
 bool layer_or_library(const std::string& file) {
   return file.find("/cuda/sim/") != std::string::npos || file.compare(0, 5, "/usr/") == 0;
@@ -138,7 +142,7 @@ void resolve(const std::vector<std::uintptr_t>& pcs) {
       pclose(pipe);
       for (std::size_t i = first; i < last && i - first < results.size(); ++i) {
         Frame f = choose(results[i - first]);
-        f.file = shorten(f.file);
+        f.file = short_path(f.file);
         cache()[list[i].first] = f;
       }
     }

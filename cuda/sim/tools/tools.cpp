@@ -35,6 +35,7 @@ struct Launch {
   const detail::LaunchInfo* info = nullptr;
   unsigned mask = 0;
   std::vector<detail::AllocationView> allocations;  // sorted by start
+  std::vector<detail::SymbolView> symbols;          // __device__, __constant__: by start
   std::vector<Region> shared;                       // this block's __shared__ variables
   std::string initcheck;                            // the first uninitialised read
   std::uint64_t uninitialised_reads = 0;
@@ -77,12 +78,26 @@ Found classify(std::uintptr_t a, std::size_t size) {
   const auto& all = g_launch.allocations;
   auto it = std::upper_bound(all.begin(), all.end(), a,
                              [](std::uintptr_t x, const auto& v) { return x < v.map_begin; });
-  if (it == all.begin()) return f;
-  --it;
-  if (a >= it->map_end) return f;
-  f.region = {Space::global, it->start, it->size, nullptr};
-  f.allocation = &*it;
-  f.inside = a >= it->start && a + size <= it->start + it->size;
+  if (it != all.begin() && a < std::prev(it)->map_end) {
+    --it;
+    f.region = {Space::global, it->start, it->size};
+    f.allocation = &*it;
+    f.inside = a >= it->start && a + size <= it->start + it->size;
+    return f;
+  }
+  const auto& symbols = g_launch.symbols;
+  auto s = std::upper_bound(symbols.begin(), symbols.end(), a,
+                            [](std::uintptr_t x, const auto& v) { return x < v.start; });
+  if (s != symbols.begin() && a - std::prev(s)->start < std::prev(s)->size) {
+    --s;
+    f.region = {s->constant ? Space::constant : Space::global,
+                s->start,
+                s->size,
+                s->name,
+                s->file,
+                s->line};
+    f.inside = a + size <= s->start + s->size;
+  }
   return f;
 }
 
@@ -94,8 +109,10 @@ Found classify(std::uintptr_t a, std::size_t size) {
   if (f.region.space == Space::shared) {
     what += "offset " + with_commas(a - f.region.start) + " of the dynamic shared memory, " +
             "which has " + bytes(f.region.size) + " (the launch's third <<< >>> argument)";
+  } else if (f.region.name != nullptr) {
+    what += describe(f.region, a) + ", and past its end";
   } else {
-    what += detail::describe_address(a);
+    what += detail::describe_address(a, g_launch.info);
   }
   what += " " + pc_token(pc) + " (memcheck)";
   detail::Block::crash_running_thread(what);
@@ -145,6 +162,11 @@ std::string describe(const Region& r, std::uintptr_t address) {
     return "shared memory" + (r.name != nullptr ? std::string(" '") + r.name + "'" : "") +
            " at offset " + with_commas(address - r.start) + " (of " + bytes(r.size) + ")";
   }
+  if (r.name != nullptr) {  // a __device__ or __constant__ variable
+    return std::string(r.space == Space::constant ? "__constant__" : "__device__") + " variable '" +
+           r.name + "' at offset " + with_commas(address - r.start) + " (of " + bytes(r.size) +
+           ", declared at " + short_path(r.file) + ":" + std::to_string(r.line) + ")";
+  }
   return "global memory at offset " + with_commas(address - r.start) + " of a " +
          with_commas(r.size) + "-byte allocation at " + hex(r.start);
 }
@@ -159,7 +181,9 @@ void on_access(const volatile void* p, std::size_t size, unsigned kind, std::uin
   if (!f.inside) return;
   const unsigned tid = linear_tid();
   if ((mask & initcheck) != 0 && f.allocation != nullptr) initcheck_access(a, size, kind, pc, f);
-  if ((mask & racecheck) != 0) race::access(a, size, kind, pc, tid, f.region);
+  if ((mask & racecheck) != 0 && f.region.space != Space::constant) {
+    race::access(a, size, kind, pc, tid, f.region);
+  }
   if ((mask & profile) != 0) prof::access(a, size, kind, pc, tid, f.region.space);
 }
 
@@ -168,6 +192,7 @@ unsigned launch_begin(const detail::LaunchInfo& launch, unsigned workers) {
   if (g_launch.mask == 0) return workers;
   g_launch.info = &launch;
   g_launch.allocations = detail::allocation_views();
+  g_launch.symbols = detail::symbol_views();
   g_launch.shared.clear();
   g_launch.initcheck.clear();
   g_launch.uninitialised_reads = 0;
@@ -179,6 +204,10 @@ unsigned launch_begin(const detail::LaunchInfo& launch, unsigned workers) {
 
 void block_begin(uint3, unsigned threads) {
   g_launch.shared.clear();
+  for (const detail::SharedSymbol& s : detail::shared_symbols()) {  // file-scope __shared__
+    g_launch.shared.push_back(
+        {Space::shared, reinterpret_cast<std::uintptr_t>(s.address()), s.size, s.name});
+  }
   if ((g_launch.mask & racecheck) != 0) race::block_begin(threads);
   if ((g_launch.mask & profile) != 0) prof::block_begin(threads);
 }
@@ -195,6 +224,10 @@ void block_synced() {
 void warp_synced(unsigned w) {
   if ((g_launch.mask & racecheck) != 0) race::warp_synced(w);
   if ((g_launch.mask & profile) != 0) prof::warp_synced(w);
+}
+
+void tile_synced(unsigned first, unsigned count) {
+  if ((g_launch.mask & racecheck) != 0) race::tile_synced(first, count);
 }
 
 void shared_declared(const void* p, std::size_t size, const char* name) {

@@ -57,6 +57,7 @@ struct AccessCounts {
 struct LaunchProfile {
   std::string kernel, text;
   AccessCounts global_load, global_store, global_atomic, shared_load, shared_store, shared_atomic;
+  AccessCounts constant_load;  // __constant__ variables (the constant cache; not in the DRAM bytes)
   std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;  // each distinct sector once
   std::uint64_t ideal_bytes = 0;     // each byte the kernel reads or writes, once
   std::uint64_t atomics = 0;         // atomic operations (lanes)

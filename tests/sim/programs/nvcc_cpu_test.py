@@ -6,6 +6,7 @@
 Without a library path the driver builds its own into the cache folder (slow the first time).
 The options (the sanitizers' -Xcompiler -fsanitize=...) go to every build of the driver.
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -34,7 +35,7 @@ def write(folder: pathlib.Path, name: str, text: str) -> pathlib.Path:
 class Driver(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
-        self.dir = pathlib.Path(self.tmp.name)
+        self.dir = pathlib.Path(self.tmp.name).resolve()
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -101,6 +102,51 @@ class Driver(unittest.TestCase):
         self.assertIn(f"{self.dir / 'tex.cu'}:1:", built.stderr)
         self.assertIn("cudaTextureObject_t (texture and surface memory) is not supported by the "
                       "CPU execution layer", built.stderr)
+
+    @unittest.skipIf(any("-fsanitize=address" in f for f in FLAGS),
+                     "AddressSanitizer build: the kernels carry no instrumentation, the tools are off")
+    def test_racecheck_reports_a_planted_race_at_both_lines(self):
+        # Thread t reads what thread t - 1 wrote, with no __syncthreads() between: the right
+        # answer in the forward order, a race that racecheck names. -DBARRIER removes it.
+        write(self.dir, "shift.cu", """
+            #include <cstdio>
+            __global__ void shift(const int* in, int* out) {
+              __shared__ int s[64];
+              s[threadIdx.x] = in[threadIdx.x];
+            #ifdef BARRIER
+              __syncthreads();
+            #endif
+              out[threadIdx.x] = threadIdx.x > 0 ? s[threadIdx.x - 1] : 0;
+            }
+            int main() {
+              int h[64], *in, *out;
+              for (int i = 0; i < 64; ++i) h[i] = i;
+              cudaMalloc(&in, sizeof h);
+              cudaMalloc(&out, sizeof h);
+              cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+              shift<<<1, 64>>>(in, out);
+              if (cudaDeviceSynchronize() != cudaSuccess) return 2;
+              cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+              std::printf("%d %d\\n", h[1], h[63]);
+              return 0;
+            }
+            """)
+        tools = {**os.environ, "CUDASIM_TOOLS": "racecheck", "CUDASIM_ORDER": "forward"}
+        for define, expected in (("-DNO_BARRIER", 2), ("-DBARRIER", 0)):
+            built = driver("-g", define, "shift.cu", "-o", "shift", cwd=self.dir)
+            self.assertEqual(built.returncode, 0, built.stderr)
+            plain = subprocess.run([str(self.dir / "shift")], capture_output=True, text=True,
+                                   env={**tools, "CUDASIM_TOOLS": "none"})
+            self.assertEqual((plain.returncode, plain.stdout), (0, "0 62\n"), plain.stderr)
+            ran = subprocess.run([str(self.dir / "shift")], capture_output=True, text=True, env=tools)
+            self.assertEqual(ran.returncode, expected, ran.stderr)
+            if expected == 0:
+                self.assertNotIn("race", ran.stderr)
+                continue
+            self.assertIn("kernel 'shift' block (0,0,0): read-after-write race (RAW) on shared "
+                          "memory 's'", ran.stderr)
+            self.assertIn(f"wrote it at {self.dir / 'shift.cu'}:4", ran.stderr)
+            self.assertIn(f"read it at {self.dir / 'shift.cu'}:8", ran.stderr)
 
     def test_an_unknown_option_is_named(self):
         write(self.dir, "k.cu", "int main() {}\n")
