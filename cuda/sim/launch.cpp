@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cuda/sim/api.hpp"
@@ -118,6 +119,30 @@ std::string check_config(dim3 grid, dim3 block) {
   return {};
 }
 
+// The tools need kernels compiled with their instrumentation (cuda/sim/CMakeLists.txt). A program
+// without it (a *_plain test program, the sanitize preset, -DANDREA_SIM_TOOLS=OFF) says so once,
+// rather than checking nothing in silence.
+void warn_if_not_instrumented() {
+  const unsigned asked = enabled_tools();
+  if (asked == 0 || tools_available()) return;
+  static std::once_flag once;
+  std::call_once(once, [asked] {
+    std::string names;
+    for (const auto& [tool, name] : {std::pair{memcheck, "memcheck"},
+                                     {racecheck, "racecheck"},
+                                     {initcheck, "initcheck"},
+                                     {profile, "profile"}}) {
+      if ((asked & tool) != 0) names += (names.empty() ? "" : ",") + std::string(name);
+    }
+    std::fprintf(stderr,
+                 "cudasim: tools asked for (%s), but this program's kernels were compiled "
+                 "without their instrumentation (a *_plain test program, the sanitize preset or "
+                 "-DANDREA_SIM_TOOLS=OFF): no tool runs. Run the program without _plain "
+                 "(cuda/sim/README.md, \"Tools\").\n",
+                 names.c_str());
+  });
+}
+
 }  // namespace
 
 std::optional<ThreadOrder> parse_thread_order(std::string_view text) {
@@ -213,6 +238,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
   const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order, args};
   workers = tools::launch_begin(info, workers);  // a tool runs the blocks on one worker
   if (s.pool.size() != workers) s.pool.resize(workers);
+  warn_if_not_instrumented();
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   // The blocks are taken in the thread order too (reverse: the last first; random: shuffled
