@@ -52,10 +52,10 @@ PER_COLUMN = 4  # failure lines shown per lesson and backend
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
 MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n]*")
-ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote)[^\n]*)")
+ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
 # The CPU layer's racecheck report (cuda/sim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
-SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more")
+SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
 
 
 @dataclasses.dataclass
@@ -508,7 +508,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                     graded.append({"key": step.key, "name": step_title(step, names),
                                    "points": step_points, "max_points": step_worth,
                                    "passed": passed, "tests": tests,
-                                   "reason": failures[0][2] if failures else ""})
+                                   "reason": first_reason(failures)})
                 report += explain(step, text, failures)
             if all(c in ("", "(not graded)") for c in cells):
                 continue
@@ -524,6 +524,13 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     if report:
         text += "\nwhat fails and why (first failure of each kind):\n" + "\n".join(report) + "\n"
     return {"steps": graded, "report": text}
+
+
+def first_reason(failures: list) -> str:
+    """The reason a step lost points: the first serious one (a write into the goldens, a memory
+    error, a crash...), else the first failure's."""
+    serious = [r for _, _, r in failures if SERIOUS.search(r)]
+    return (serious or [r for _, _, r in failures] or [""])[0]
 
 
 def step_title(step: Step, names: dict) -> str:
@@ -556,6 +563,8 @@ def arguments() -> argparse.Namespace:
     group.add_argument("--test-timeout", type=int, default=60, help="seconds per test (60)")
     group.add_argument("--submission-timeout", type=float, default=1800, help="seconds per submission (1800)")
     group.add_argument("--memory", type=int, default=8 << 30, help="bytes of address space per process (8 GiB)")
+    group.add_argument("--disk-limit", type=int, default=2 << 30,
+                       help="bytes a submission's build may add to the build folder (2 GiB)")
     group.add_argument("--output-limit", type=int, default=8 << 20, help="bytes of output per test (8 MiB)")
     group.add_argument("--work", help="the folder to build in, kept afterwards (default: a temporary one)")
     group.add_argument("--work-parent", help="where the temporary work folder is made")

@@ -10,7 +10,9 @@
 # (1 GiB), ANDREA_SANDBOX_TMP bytes in /tmp (256 MiB); no core files. With ANDREA_SANDBOX_OUTPUT
 # set, the output goes to a file of at most that many bytes, printed when the command ends (one
 # that writes more is killed by SIGXFSZ): a flood costs its reader neither memory nor time.
-# ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the private /tmp.
+# ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the private /tmp
+# (the course this script belongs to always is). The goldens are seen through a copy: a command
+# that writes into them fails, and says which file.
 # -n, or ANDREA_SANDBOX=off (lessons/sandbox.py sets it where bubblewrap cannot work): the
 # limits alone (-n for the command only: what it starts through sandbox.sh is sandboxed).
 # Class grading (lessons/grade.py --class) runs every test program through it.
@@ -42,7 +44,8 @@ fi
 
 # The course this script belongs to stays visible (read-only) even where it lies under /tmp:
 # the sandbox runs this script again inside.
-writable="--ro-bind $(cd "$(dirname "$0")/.." && pwd) $(cd "$(dirname "$0")/.." && pwd)"
+course=$(cd "$(dirname "$0")/.." && pwd)
+writable="--ro-bind $course $course"
 limits_only=""
 for path in $(echo "${ANDREA_SANDBOX_READ:-}" | tr ':' ' '); do
   writable="$writable --ro-bind $path $path"
@@ -65,7 +68,33 @@ as_nobody=""
 if [ "$(id -u)" = 0 ]; then  # root ignores the process limit
   as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
+# The command sees the goldens through a copy, looked at when it ends: one that wrote into them
+# (a new file, a changed or removed one) fails, and the report names the file. (Elsewhere a
+# write is refused, read-only, and not reported; bubblewrap 0.8 has no overlay to see it.)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/andrea-golden.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+chmod 755 "$scratch"
+cp -a "$course/golden" "$scratch/golden"
+if [ -n "$as_nobody" ]; then
+  chown -R 65534:65534 "$scratch/golden"
+fi
+touch "$scratch/start"
+status=0
 # shellcheck disable=SC2086  # $as_nobody and $writable are lists of words
-exec $as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
+$as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
   --size "${ANDREA_SANDBOX_TMP:-268435456}" --tmpfs /tmp $writable \
-  --unshare-all --die-with-parent --new-session -- "$0" --inside "$@"
+  --bind "$scratch/golden" "$course/golden" \
+  --unshare-all --die-with-parent --new-session -- "$0" --inside "$@" || status=$?
+changed() { (cd "$scratch/golden" && find . "$@" -cnewer "$scratch/start" | sed 's|^\.$||; s|^\./||' | head -1); }
+wrote=$(changed ! -type d)  # a file written or made
+if [ -z "$wrote" ] && [ -n "$(changed -type d)$(cd "$scratch/golden" && find . -maxdepth 0 -cnewer "$scratch/start")" ]; then
+  wrote="$(changed -type d)${wrote:-} (a file removed or renamed)"
+fi
+if [ -n "$wrote" ]; then
+  echo "[andrea] the test program tried to write golden/$wrote: the course's files are read-only while grading (the write went to a copy, and fails the test)"
+  [ "$status" != 0 ] || status=1
+fi
+exit "$status"
