@@ -31,7 +31,8 @@
 #          non-ASCII letters is graded
 #        an unwritable results folder -> a clear message
 #   3. the student's loop in the class's last build (grade.py without --class, no sandbox):
-#      the same code graded again gets the same score; a label selects lessons and backends;
+#      the same code graded again gets the same score, run again (--rerun) or its results
+#      reused (programs unchanged); a label selects lessons and backends;
 #      ctest never runs a program older than its sources; a test that writes into golden/ or
 #      into the build tree gets no points
 # Usage: lessons/test_grader.sh [work-dir]   (CPU backends only; ANDREA_UPDATE_EXPECTED=1
@@ -213,12 +214,16 @@ expect "$r/disk/report.txt" "^its build wrote more than 512 MiB into its build f
 echo "== 3. the student's loop, in the class's last build (the planted bugs)"
 export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests
 b=$work/class/build
-python3 "$release/lessons/grade.py" --build-dir "$b" 2>/dev/null > "$work/again.txt"
+python3 "$release/lessons/grade.py" --build-dir "$b" --rerun 2>/dev/null > "$work/again.txt"
 if diff <(grep -E "^(L[0-9]+|total)" "$wr") <(grep -E "^(L[0-9]+|total)" "$work/again.txt"); then
   pass
 else
   fail "the same code graded again, without the sandbox, gave another score"
 fi
+python3 "$release/lessons/grade.py" --build-dir "$b" -L L03 > "$work/reused.txt" 2>&1
+expect "$work/reused.txt" "results reused .*L03-cpu L03-cudasim" "programs that did not change: their results reused"
+if diff <(grep -E "^L03" "$work/again.txt") <(grep -E "^L03" "$work/reused.txt"); then pass; else
+  fail "the reused results give another score"; fi
 python3 "$release/lessons/grade.py" --build-dir "$b" -L 'L0[36]-cudasim' 2>/dev/null > "$work/label.txt"
 expect "$work/label.txt" "^L03 dot product +\(not graded\) +[0-9]+/[0-9]+ pass .* 5\.0/5$" "-L: the CUDA column alone"
 expect "$work/label.txt" "^total +[0-9.]+/10$" "-L: the total counts only what was graded"
