@@ -126,9 +126,14 @@ def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Gr
         command += ["-L", args.label]
     limits = sandbox.Limits(wall_s=args.submission_timeout, memory_bytes=args.memory,
                             disk_bytes=args.disk_limit, disk_files=DISK_FILES)
+    scratch = work / "scratch"  # the tests' copies of the goldens (a test killed leaves its own)
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
     done = sandbox.run(command, limits=limits, sandboxed=False,  # its test programs are sandboxed
                        extra_env={"ANDREA_SANDBOX_OUTPUT": str(args.output_limit),
-                                  "ANDREA_SANDBOX_READ": str(work)}, watch=work / "build")
+                                  "ANDREA_SANDBOX_READ": str(work),
+                                  "ANDREA_SANDBOX_SCRATCH": str(scratch)}, watch=work / "build")
+    shutil.rmtree(scratch, ignore_errors=True)
     grade.seconds = done.seconds
     if done.disk:
         grade.reason = f"its build {done.disk}, and was stopped"

@@ -11,8 +11,9 @@
 # set, the output goes to a file of at most that many bytes, printed when the command ends (one
 # that writes more is killed by SIGXFSZ): a flood costs its reader neither memory nor time.
 # ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the private /tmp
-# (the course this script belongs to always is). The goldens are seen through a copy: a command
-# that writes into them fails, and says which file.
+# (the course this script belongs to always is). The goldens are seen through a copy, made in
+# ANDREA_SANDBOX_SCRATCH (default $TMPDIR or /tmp): a command that writes into them fails, and
+# says which file.
 # -n, or ANDREA_SANDBOX=off (lessons/sandbox.py sets it where bubblewrap cannot work): the
 # limits alone (-n for the command only: what it starts through sandbox.sh is sandboxed).
 # Class grading (lessons/grade.py --class) runs every test program through it.
@@ -71,16 +72,15 @@ fi
 # The command sees the goldens through a copy, looked at when it ends: one that wrote into them
 # (a new file, a changed or removed one) fails, and the report names the file. (Elsewhere a
 # write is refused, read-only, and not reported; bubblewrap 0.8 has no overlay to see it.)
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/andrea-golden.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+scratch=$(mktemp -d "${ANDREA_SANDBOX_SCRATCH:-${TMPDIR:-/tmp}}/andrea-golden.XXXXXX")
+trap '(rm -rf "$scratch" >/dev/null 2>&1 &)' EXIT  # in the background: the test's end waits not
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
-chmod 755 "$scratch"
-cp -a "$course/golden" "$scratch/golden"
 if [ -n "$as_nobody" ]; then
-  chown -R 65534:65534 "$scratch/golden"
+  chown 65534:65534 "$scratch"  # the copy is made by, and writable for, the user nobody
 fi
+$as_nobody cp -r "$course/golden" "$scratch/golden"
 touch "$scratch/start"
 status=0
 # shellcheck disable=SC2086  # $as_nobody and $writable are lists of words
@@ -88,10 +88,11 @@ $as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
   --size "${ANDREA_SANDBOX_TMP:-268435456}" --tmpfs /tmp $writable \
   --bind "$scratch/golden" "$course/golden" \
   --unshare-all --die-with-parent --new-session -- "$0" --inside "$@" || status=$?
-changed() { (cd "$scratch/golden" && find . "$@" -cnewer "$scratch/start" | sed 's|^\.$||; s|^\./||' | head -1); }
-wrote=$(changed ! -type d)  # a file written or made
-if [ -z "$wrote" ] && [ -n "$(changed -type d)$(cd "$scratch/golden" && find . -maxdepth 0 -cnewer "$scratch/start")" ]; then
-  wrote="$(changed -type d)${wrote:-} (a file removed or renamed)"
+wrote=$(cd "$scratch/golden" && find . -cnewer "$scratch/start")  # written, made, removed
+if [ -n "$wrote" ]; then
+  file=$(cd "$scratch/golden" && find . ! -type d -cnewer "$scratch/start" | head -1)
+  wrote=${file#./}
+  [ -n "$wrote" ] || wrote=" (a file removed or renamed)"
 fi
 if [ -n "$wrote" ]; then
   echo "[andrea] the test program tried to write golden/$wrote: the course's files are read-only while grading (the write went to a copy, and fails the test)"
