@@ -73,7 +73,7 @@ fi
 # (a new file, a changed or removed one) fails, and the report names the file. (Elsewhere a
 # write is refused, read-only, and not reported; bubblewrap 0.8 has no overlay to see it.)
 scratch=$(mktemp -d "${ANDREA_SANDBOX_SCRATCH:-${TMPDIR:-/tmp}}/andrea-golden.XXXXXX")
-trap '(rm -rf "$scratch" >/dev/null 2>&1 &)' EXIT  # in the background: the test's end waits not
+trap 'rm -rf "$scratch"' EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
