@@ -17,8 +17,13 @@ row each. Each step is scaled by the share of its tests that pass (in an instruc
 tests, -DANDREA_HIDDEN_SEED=N, half by the public tests' share and half by the hidden tests',
 prefix LNN-backend-hidden/); a kernel that reads or writes
 outside its arrays, or races (the CPU layer's racecheck), scores 0 for its step, the report first. The GPU column (backend
-gpu) is for information only and never counts toward the points: it reads "skipped" when no GPU
-is present.
+gpu) is for information only and never counts toward the points: where no GPU is present
+(no /dev/nvidia0 or /dev/dxg) it reads "skipped" and its programs are neither built nor run.
+
+A lesson's tests on one backend run again only when their programs (or the goldens) changed
+since the last grading of that build: after an edit of lessons/01_lookup/lookup.cpp, the CUDA
+step's programs are the same and their results are taken from build-grade/grade-results.json
+(--rerun runs every selected test again).
 
 Each lesson and backend is built separately (one test program each, linking only that lesson's
 files), so a lesson that does not compile scores 0 for that backend of that lesson only; its
@@ -31,6 +36,7 @@ programs must come out of the run as they went in: if a test wrote into them, no
 import argparse
 import collections
 import dataclasses
+import glob
 import json
 import os
 import pathlib
@@ -46,10 +52,10 @@ PER_COLUMN = 4  # failure lines shown per lesson and backend
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
 MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n]*")
-ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote)[^\n]*)")
+ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
 # The CPU layer's racecheck report (cuda/sim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
-SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more")
+SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
 
 
 @dataclasses.dataclass
@@ -137,21 +143,44 @@ def targets(build_dir: pathlib.Path) -> list:
     return [tuple(line.split(" ", 3)) for line in listing.read_text().splitlines() if line.strip()]
 
 
-def build(build_dir: pathlib.Path, label: str) -> tuple:
-    """Builds each selected lesson test program on its own. Returns the lessons' (lesson, backend)
-    pairs and {(lesson, backend): first error} for those that did not build."""
-    pairs, broken = [], {}
-    lessons_dir = pathlib.Path(cache_value(build_dir, "ANDREA_LESSONS_DIR", str(ROOT / "lessons")))
+def gpu_present() -> bool:
+    """Is there a CUDA device to run the GPU column on? (Its device files: Linux, WSL2.)"""
+    return bool(glob.glob("/dev/nvidia[0-9]*") or os.path.exists("/dev/dxg"))
+
+
+def cmake_build(build_dir: pathlib.Path, names: list) -> tuple:
+    """Runs cmake --build for these targets: (its status, the first 256 KiB of its output; the
+    rest, such as a flood of compiler errors, is read and dropped)."""
     jobs = str(max(1, min(os.cpu_count() or 1, 4)))
-    for lesson, backend, target, executable in targets(build_dir):
-        pairs.append((lesson, backend))
-        if not selected(label, lesson, backend):
-            continue
-        print(f"building {lesson}-{backend} ...", file=sys.stderr, flush=True)
-        done = subprocess.run(["cmake", "--build", str(build_dir), "--target", target, "-j", jobs],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
-        if done.returncode != 0:
-            broken.setdefault((lesson, backend), first_error(done.stdout, lessons_dir))
+    process = subprocess.Popen(["cmake", "--build", str(build_dir), "--target", *names, "-j", jobs],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    kept = bytearray()
+    for chunk in iter(lambda: process.stdout.read(65536), b""):
+        kept += chunk[:max(0, (256 << 10) - len(kept))]
+    process.stdout.close()
+    return process.wait(), kept.decode(errors="replace")
+
+
+def build(build_dir: pathlib.Path, label: str) -> tuple:
+    """Builds the selected lesson test programs (the GPU column's only where a GPU is present:
+    elsewhere it would be skipped): all at once, and where that fails each on its own, to find
+    those that do not build. Returns the lessons' (lesson, backend) pairs and {(lesson,
+    backend): first error} for those that did not build."""
+    lessons_dir = pathlib.Path(cache_value(build_dir, "ANDREA_LESSONS_DIR", str(ROOT / "lessons")))
+    gpu = gpu_present()
+    entries = targets(build_dir)
+    pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
+    chosen = [entry for entry in entries if selected(label, entry[0], entry[1])
+              and (entry[1] != "gpu" or gpu)]
+    print(f"building {' '.join(sorted({f'{l}-{b}' for l, b, _, _ in chosen}))} ...",
+          file=sys.stderr, flush=True)
+    if not chosen or cmake_build(build_dir, [target for _, _, target, _ in chosen])[0] == 0:
+        return pairs, {}
+    broken = {}
+    for lesson, backend, target, executable in chosen:
+        status, output = cmake_build(build_dir, [target])
+        if status != 0:
+            broken.setdefault((lesson, backend), first_error(output, lessons_dir))
             pathlib.Path(executable).unlink(missing_ok=True)  # never grade an old program
     return pairs, broken
 
@@ -179,13 +208,15 @@ def changed(before: dict, after: dict) -> list:
     return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
-def run_ctest(build_dir: pathlib.Path, label: str) -> tuple:
-    """Runs the tests; returns the JUnit file and {test name: ctest's status when it failed}.
-    The builds are done: the build-first fixtures of the grade preset are left out (-FS)."""
+def run_ctest(build_dir: pathlib.Path, pairs: list) -> tuple:
+    """Runs the tests of these (lesson, backend) pairs; returns the JUnit file and {test name:
+    ctest's status when it failed}. The builds are done: the build-first fixtures of the grade
+    preset are left out (-FS)."""
     junit = build_dir / "grade-junit.xml"
     junit.unlink(missing_ok=True)
+    labels = "^(" + "|".join(f"{lesson}-{backend}" for lesson, backend in pairs) + ")$"
     command = ["ctest", "--test-dir", str(build_dir), "--output-junit", str(junit), "-j2",
-               "-L", label or "^L[0-9]", "-FS", ".", "--test-output-size-passed", "4096",
+               "-L", labels, "-FS", ".", "--test-output-size-passed", "4096",
                "--test-output-size-failed", "65536"]
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                           check=False)
@@ -194,6 +225,85 @@ def run_ctest(build_dir: pathlib.Path, label: str) -> tuple:
     # "  12 - L02-cudasim-forward/Norm.Golden (SEGFAULT)"
     statuses = dict(re.findall(r"^\s*\d+ - (\S+) \((.+)\)\s*$", done.stdout, re.MULTILINE))
     return junit, statuses
+
+
+CACHE = "grade-results.json"  # in the build folder: the last results of each lesson and backend
+
+
+def inputs(build_dir: pathlib.Path, lesson: str, backend: str, entries: list) -> list:
+    """What the results of a lesson's tests on one backend depend on: its test programs, the
+    lists of their tests, the course's programs they run (apps/andrea-*: lesson 10's
+    andrea-embed-parallel), the goldens and the configuration (size and time of each file)."""
+    source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
+    files = [pathlib.Path(e) for l, b, _, e in entries if (l, b) == (lesson, backend)]
+    files += [t for p in list(files) for t in sorted(p.parent.glob(f"{p.name}*_tests.cmake"))]
+    files += sorted(build_dir.glob("apps/andrea-*")) + sorted((source / "golden").rglob("*"))
+    files.append(build_dir / "CMakeCache.txt")
+    signature = []
+    for path in files:
+        try:
+            stat = path.stat()
+            signature.append([str(path), stat.st_size, stat.st_mtime_ns])
+        except OSError:
+            signature.append([str(path), None, None])
+    return signature
+
+
+def load_cache(build_dir: pathlib.Path) -> dict:
+    try:
+        return json.loads((build_dir / CACHE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def save_cache(build_dir: pathlib.Path, cache: dict) -> None:
+    temporary = build_dir / (CACHE + ".tmp")
+    temporary.write_text(json.dumps(cache) + "\n")
+    os.replace(temporary, build_dir / CACHE)
+
+
+def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str, rerun: bool) -> tuple:
+    """results[lesson][backend][test] = [(order, status, reason)] of the selected lessons and
+    backends, and the files the tests changed (tampered: no points). The tests of a pair whose
+    programs and goldens are as they were at its last grading are not run again: their results
+    are the cache's (in a class, each submission reuses the stubs' results of the lessons it
+    left alone)."""
+    entries = targets(build_dir)
+    gpu = gpu_present()
+    cache = {} if rerun else load_cache(build_dir)
+    todo, reused, signatures = [], {}, {}
+    for lesson, backend in sorted(set(pairs)):
+        if (not selected(label, lesson, backend) or (lesson, backend) in broken
+                or (backend == "gpu" and not gpu)):
+            continue
+        key = f"{lesson}-{backend}"
+        signatures[key] = inputs(build_dir, lesson, backend, entries)
+        if cache.get(key, {}).get("inputs") == signatures[key]:
+            reused[(lesson, backend)] = cache[key]["results"]
+        else:
+            todo.append((lesson, backend))
+    if reused:
+        print("unchanged since they were last graded, results reused (--rerun runs them): "
+              + " ".join(f"{l}-{b}" for l, b in reused), file=sys.stderr, flush=True)
+    results, tampered = no_results(), []
+    if todo:
+        before = protected(build_dir)
+        junit, statuses = run_ctest(build_dir, todo)
+        tampered = changed(before, protected(build_dir))
+        results = read_results(junit, statuses, cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60"))
+    for (lesson, backend), tests in reused.items():
+        results[lesson][backend] = {test: [tuple(run) for run in runs] for test, runs in tests.items()}
+    fresh = load_cache(build_dir)
+    for lesson, backend in todo:
+        key = f"{lesson}-{backend}"
+        if tampered:  # never keep the results of a run whose tests wrote into the goldens
+            fresh.pop(key, None)
+        else:
+            fresh[key] = {"inputs": signatures[key], "results": results[lesson][backend]}
+    for pair in broken:  # not built: nothing of it is kept
+        fresh.pop(f"{pair[0]}-{pair[1]}", None)
+    save_cache(build_dir, fresh)
+    return results, tampered
 
 
 def clean(text: str) -> str:
@@ -280,9 +390,13 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
     return 0
 
 
+def no_results() -> dict:
+    return collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+
+
 def read_results(junit: pathlib.Path, statuses: dict, timeout: str) -> dict:
     """results[lesson][backend][test] = [(order, status, reason)], one per thread order."""
-    results = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+    results = no_results()
     for case in ET.parse(junit).getroot().iter("testcase"):
         name = case.get("name", "")
         match = NAME.match(name)
@@ -382,6 +496,9 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                 if not selected(label, lesson, step.backend):
                     cells.append("(not graded)")
                     continue
+                if step.backend == "gpu" and (lesson, "gpu") in pairs and not gpu_present():
+                    cells.append("skipped")  # no GPU here: neither built nor run
+                    continue
                 text, share, failures, passed, tests = column(step, results, broken)
                 cells.append(text)
                 if step.backend in POINTS:
@@ -391,7 +508,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                     graded.append({"key": step.key, "name": step_title(step, names),
                                    "points": step_points, "max_points": step_worth,
                                    "passed": passed, "tests": tests,
-                                   "reason": failures[0][2] if failures else ""})
+                                   "reason": first_reason(failures)})
                 report += explain(step, text, failures)
             if all(c in ("", "(not graded)") for c in cells):
                 continue
@@ -409,6 +526,13 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     return {"steps": graded, "report": text}
 
 
+def first_reason(failures: list) -> str:
+    """The reason a step lost points: the first serious one (a write into the goldens, a memory
+    error, a crash...), else the first failure's."""
+    serious = [r for _, _, r in failures if SERIOUS.search(r)]
+    return (serious or [r for _, _, r in failures] or [""])[0]
+
+
 def step_title(step: Step, names: dict) -> str:
     kind = "C++ step" if step.backend == "cpu" else "CUDA step"
     return f"{step.lesson} {names.get(step.lesson, '')}, {kind}" + (f": {step.name}" if step.name else "")
@@ -424,6 +548,9 @@ def arguments() -> argparse.Namespace:
                              "as ctest -L: L03, cudasim, L0[12]-cpu")
     parser.add_argument("--no-build", action="store_true",
                         help="grade the test programs as they are, without building them first")
+    parser.add_argument("--rerun", action="store_true",
+                        help="run every selected test again, even those whose programs did not "
+                             "change since they were last graded")
     parser.add_argument("--profile", action="store_true",
                         help="print the memory traffic of each kernel launch of the CUDA step's "
                              "tests (requests, sectors, bank conflicts, DRAM bytes) instead of grading")
@@ -436,6 +563,8 @@ def arguments() -> argparse.Namespace:
     group.add_argument("--test-timeout", type=int, default=60, help="seconds per test (60)")
     group.add_argument("--submission-timeout", type=float, default=1800, help="seconds per submission (1800)")
     group.add_argument("--memory", type=int, default=8 << 30, help="bytes of address space per process (8 GiB)")
+    group.add_argument("--disk-limit", type=int, default=2 << 30,
+                       help="bytes a submission's build may add to the build folder (2 GiB)")
     group.add_argument("--output-limit", type=int, default=8 << 20, help="bytes of output per test (8 MiB)")
     group.add_argument("--work", help="the folder to build in, kept afterwards (default: a temporary one)")
     group.add_argument("--work-parent", help="where the temporary work folder is made")
@@ -463,10 +592,7 @@ def main() -> int:
                   if not pathlib.Path(executable).exists()}
     else:
         pairs, broken = build(build_dir, args.label)
-    before = protected(build_dir)
-    junit, statuses = run_ctest(build_dir, args.label)
-    tampered = changed(before, protected(build_dir))
-    results = read_results(junit, statuses, cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60"))
+    results, tampered = test_results(build_dir, pairs, broken, args.label, args.rerun)
     graded = grade(pairs, broken, results, args.label, tampered)
     print(graded["report"], end="")
     if args.json:

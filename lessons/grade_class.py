@@ -24,6 +24,7 @@ import sandbox
 import submissions
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+DISK_FILES = 20000  # files a submission's build may add to the course's (about 2,000 of them)
 
 
 def exercise_files(lessons: pathlib.Path) -> list:
@@ -56,21 +57,26 @@ def configure(work: pathlib.Path, args) -> list:
 
 
 def prepare_base(work: pathlib.Path, args) -> str:
-    """Configures and builds the course with the stubs, then keeps a copy of that build
-    (work/base): each submission starts from it. Returns "" or what went wrong.""" 
+    """Configures and builds the course with the stubs. Returns "" or what went wrong."""
     shutil.copytree(ROOT / "lessons", work / "lessons", symlinks=True)
     for command in (configure(work, args),
                     ["cmake", "--build", str(work / "build"), "--target", "lesson_tests", "-j",
                      str(args.jobs)]):
         # The build lists each program's tests by running it in the sandbox, whose /tmp is its
-        # own: a work folder or course under /tmp must stay visible there.
+        # own: a work folder under /tmp must stay visible there (sandbox.sh keeps its course).
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              check=False, env={**os.environ, "ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
+                              check=False, env={**os.environ, "ANDREA_SANDBOX_READ": str(work)})
         if done.returncode != 0:
             return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
+    return ""
+
+
+def keep_base(work: pathlib.Path) -> None:
+    """work/base and work/stubs: the build and lessons each submission starts from, with the
+    stubs' results (a submission's lessons left as stubs are not run again: lessons/grade.py
+    reuses the results of programs that did not change)."""
     shutil.copytree(work / "build", work / "base", symlinks=True)
     shutil.copytree(work / "lessons", work / "stubs", symlinks=True)
-    return ""
 
 
 def grade_stubs(work: pathlib.Path, args) -> tuple:
@@ -102,7 +108,7 @@ def readable_in_sandbox(work: pathlib.Path) -> str:
     """"" when a test in the sandbox can read the course and the work folder, else why not."""
     done = sandbox.run(["test", "-r", str(ROOT / "lessons" / "lessons.json"), "-a", "-x", str(work)],
                        limits=sandbox.Limits(wall_s=30),
-                       extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
+                       extra_env={"ANDREA_SANDBOX_READ": str(work)})
     if done.returncode == 0:
         return ""
     return (f"the tests run in the sandbox as the user nobody, who cannot read {ROOT} or {work}: "
@@ -118,12 +124,20 @@ def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Gr
                "--json", str(result_file)]
     if args.label:
         command += ["-L", args.label]
-    limits = sandbox.Limits(wall_s=args.submission_timeout, memory_bytes=args.memory)
+    limits = sandbox.Limits(wall_s=args.submission_timeout, memory_bytes=args.memory,
+                            disk_bytes=args.disk_limit, disk_files=DISK_FILES)
+    scratch = work / "scratch"  # the tests' copies of the goldens (a test killed leaves its own)
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
     done = sandbox.run(command, limits=limits, sandboxed=False,  # its test programs are sandboxed
                        extra_env={"ANDREA_SANDBOX_OUTPUT": str(args.output_limit),
-                                  "ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
+                                  "ANDREA_SANDBOX_READ": str(work),
+                                  "ANDREA_SANDBOX_SCRATCH": str(scratch)}, watch=work / "build")
+    shutil.rmtree(scratch, ignore_errors=True)
     grade.seconds = done.seconds
-    if done.timed_out:
+    if done.disk:
+        grade.reason = f"its build {done.disk}, and was stopped"
+    elif done.timed_out:
         grade.reason = f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)"
     elif done.returncode != 0 or not result_file.exists():
         grade.reason = "the grader failed: " + " ".join(done.output.split()[-60:])
@@ -174,6 +188,7 @@ def main(args) -> int:
         if failed or wrong:
             print(failed or wrong, file=sys.stderr)
             return 2
+        keep_base(work)
         print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
         grades = []
         for number, submission in enumerate(class_, 1):

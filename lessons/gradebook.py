@@ -62,15 +62,22 @@ def csv_text(grades: list, steps: list) -> str:
     and the reason when the submission was not graded."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["student"] + [key for key, _ in steps] + ["total", "reason"])
+    writer.writerow(["student"] + [key for key, _ in steps] + ["total", "reason"])  # or notes
     writer.writerow(["(max)"] + [points(worth) for _, worth in steps]
                     + [points(sum(worth for _, worth in steps)), ""])
     for grade in grades:
         by_key = {step.key: step.points for step in grade.steps}
         writer.writerow([grade.student] + [points(0.0 if grade.reason else by_key.get(key, 0.0))
                                            for key, _ in steps]
-                        + [points(grade.total), grade.reason])
+                        + [points(grade.total), grade.reason or notes(grade)])
     return out.getvalue()
+
+
+def notes(grade: Grade) -> str:
+    """What the instructor must know of a graded submission: its tests' writes into the
+    course's files (the sandbox refused them; the tests that tried fail)."""
+    return "; ".join(f"{step.key}: {step.reason}" for step in grade.steps
+                     if "tried to write" in step.reason)
 
 
 def gradescope(grade: Grade, steps: list) -> dict:

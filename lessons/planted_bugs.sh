@@ -14,6 +14,42 @@
 # Plant them in a tree of their own, or drop the lesson 9 C++ and lesson 10 bugs that
 # test_grader.sh already plants on the same lines (its "v, not u" training bug, and its
 # "the C++ masked lookup still passes" expectation).
+#
+#   make_submission KIND SOLUTIONS DEST   one made-up student of the self-test's class of four
+#                                         (also bench/grade_class_bench.sh's), from the
+#                                         solutions (make_exercises.py --solutions SOLUTIONS):
+#     full           every solution, as lessons/NN_topic/file
+#     partial        lessons 1 and 2 and lesson 3's C++ step, as NN_topic/file
+#     compile-error  lesson 1's C++ step and lesson 4, flat, position.cu not compiling
+#     hang           lesson 1's C++ step and lesson 6's, flat, materialize() sleeping forever
+#                    at ANDREA-120M's size (one test runs into its time limit)
+
+make_submission() {
+  local kind=$1 solutions=$2 dest=$3 file
+  local -a files
+  case $kind in
+    full) mapfile -t files < <(cd "$solutions" && ls [0-9][0-9]_*/*.cpp [0-9][0-9]_*/*.cu) ;;
+    partial) files=(01_lookup/lookup.cpp 01_lookup/lookup.cu 02_norm/norm.cpp 02_norm/norm.cu 03_dot_product/dot.cpp) ;;
+    compile-error) files=(01_lookup/lookup.cpp 04_position_table/position.cpp 04_position_table/position.cu) ;;
+    hang) files=(01_lookup/lookup.cpp 06_parameter_count/params.cpp) ;;
+    *) fail "make_submission: no kind $kind"; return ;;
+  esac
+  for file in "${files[@]}"; do
+    case $kind in
+      full) mkdir -p "$dest/lessons/$(dirname "$file")"; cp "$solutions/$file" "$dest/lessons/$file" ;;
+      partial) mkdir -p "$dest/$(dirname "$file")"; cp "$solutions/$file" "$dest/$file" ;;
+      *) mkdir -p "$dest"; cp "$solutions/$file" "$dest/" ;;
+    esac
+  done
+  if [ "$kind" = compile-error ]; then
+    sed -i '0,/^__global__/s//int planted_error = ;  \/\/ BUG: does not compile\n__global__/' "$dest/position.cu"
+    grep -q "BUG: does not compile" "$dest/position.cu" || fail "could not plant the compile error"
+  elif [ "$kind" = hang ]; then
+    sed -i '0,/FloatView wpe) {/s//&\n  while (config.vocab_size > 1000) std::this_thread::sleep_for(std::chrono::seconds(1));  \/\/ BUG: hangs at the real size/' "$dest/params.cpp"
+    grep -q "BUG: hangs" "$dest/params.cpp" || fail "could not plant the hang"
+    sed -i '1i #include <chrono>\n#include <thread>' "$dest/params.cpp"
+  fi
+}
 
 plant_edge_bugs() {
   local dir=$1

@@ -28,6 +28,8 @@ class Limits:
     processes: int = 256              # processes and threads
     file_bytes: int = 1 << 30         # the largest file a process may write
     tmp_bytes: int = 256 << 20        # the sandbox's private /tmp
+    disk_bytes: int = 0               # bytes the watched folder may grow by (0: not watched)
+    disk_files: int = 0               # files it may gain
 
 
 @dataclasses.dataclass
@@ -37,6 +39,7 @@ class Result:
     timed_out: bool
     seconds: float
     output_bytes: int                 # all the command wrote, kept or not
+    disk: str = ""                    # why it was stopped for what it wrote into the watched folder
 
     @property
     def flooded(self) -> bool:
@@ -90,19 +93,36 @@ def prepare(folder: pathlib.Path) -> None:
                 os.chown(path, NOBODY, NOBODY)
 
 
+def usage(folder: pathlib.Path) -> tuple:
+    """(bytes on disk, files) under folder."""
+    size = files = 0
+    for top, _, names in os.walk(folder):
+        for name in names:
+            try:
+                size += os.lstat(os.path.join(top, name)).st_blocks * 512
+                files += 1
+            except OSError:
+                pass
+    return size, files
+
+
 def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
-        sandboxed: bool = True, extra_env: dict = None) -> Result:
+        sandboxed: bool = True, extra_env: dict = None, watch: pathlib.Path = None) -> Result:
     """Runs argv in the sandbox (with the limits alone when none can be made, or not sandboxed:
     trusted commands such as cmake --build, whose compilers write anywhere), killing its
-    whole process group at limits.wall_s. Returns its status and its first OUTPUT_KEPT bytes of
-    output (stdout and stderr together)."""
+    whole process group at limits.wall_s, or when the folder watch (its build folder) grows by
+    more than limits.disk_bytes or limits.disk_files (looked at every 2 s: no file system quota
+    is needed). Returns its status and its first OUTPUT_KEPT bytes of output (stdout and stderr
+    together)."""
     command = [str(SCRIPT), *(["-n"] if not sandboxed else []),
                *[a for path in writable for a in ("-w", str(path))], "--", *argv]
     env = {**environment(limits), **(extra_env or {})}
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
-    kept, total, timed_out = bytearray(), 0, False
+    kept, total, timed_out, disk = bytearray(), 0, False, ""
+    base = usage(watch) if watch else (0, 0)
+    looked = start
     with selectors.DefaultSelector() as selector:
         selector.register(process.stdout, selectors.EVENT_READ)
         while True:
@@ -110,6 +130,12 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
             if left <= 0:
                 timed_out = True
                 break
+            if watch and time.monotonic() - looked >= 2:
+                looked = time.monotonic()
+                size, files = usage(watch)
+                disk = over(size - base[0], files - base[1], limits)
+                if disk:
+                    break
             if not selector.select(timeout=min(left, 1.0)):
                 continue
             chunk = os.read(process.stdout.fileno(), 65536)
@@ -117,7 +143,7 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
                 break
             total += len(chunk)
             kept += chunk[:max(0, OUTPUT_KEPT - len(kept))]
-    if not timed_out:
+    if not timed_out and not disk:
         try:
             process.wait(timeout=max(0.1, limits.wall_s - (time.monotonic() - start)))
         except subprocess.TimeoutExpired:
@@ -126,7 +152,16 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     returncode = process.wait()
     process.stdout.close()
     return Result(returncode, kept.decode(errors="replace"), timed_out,
-                  time.monotonic() - start, total)
+                  time.monotonic() - start, total, disk)
+
+
+def over(grown_bytes: int, new_files: int, limits: Limits) -> str:
+    """Why a folder that grew this much is over the limits, or ""."""
+    if limits.disk_bytes and grown_bytes > limits.disk_bytes:
+        return f"wrote more than {limits.disk_bytes >> 20:,} MiB into its build folder"
+    if limits.disk_files and new_files > limits.disk_files:
+        return f"made more than {limits.disk_files:,} files in its build folder"
+    return ""
 
 
 def _kill(process: subprocess.Popen) -> None:

@@ -10,7 +10,10 @@
 # (1 GiB), ANDREA_SANDBOX_TMP bytes in /tmp (256 MiB); no core files. With ANDREA_SANDBOX_OUTPUT
 # set, the output goes to a file of at most that many bytes, printed when the command ends (one
 # that writes more is killed by SIGXFSZ): a flood costs its reader neither memory nor time.
-# ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the private /tmp.
+# ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the private /tmp
+# (the course this script belongs to always is). The goldens are seen through a copy, made in
+# ANDREA_SANDBOX_SCRATCH (default $TMPDIR or /tmp): a command that writes into them fails, and
+# says which file.
 # -n, or ANDREA_SANDBOX=off (lessons/sandbox.py sets it where bubblewrap cannot work): the
 # limits alone (-n for the command only: what it starts through sandbox.sh is sandboxed).
 # Class grading (lessons/grade.py --class) runs every test program through it.
@@ -42,7 +45,8 @@ fi
 
 # The course this script belongs to stays visible (read-only) even where it lies under /tmp:
 # the sandbox runs this script again inside.
-writable="--ro-bind $(cd "$(dirname "$0")/.." && pwd) $(cd "$(dirname "$0")/.." && pwd)"
+course=$(cd "$(dirname "$0")/.." && pwd)
+writable="--ro-bind $course $course"
 limits_only=""
 for path in $(echo "${ANDREA_SANDBOX_READ:-}" | tr ':' ' '); do
   writable="$writable --ro-bind $path $path"
@@ -65,7 +69,33 @@ as_nobody=""
 if [ "$(id -u)" = 0 ]; then  # root ignores the process limit
   as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
+# The command sees the goldens through a copy, looked at when it ends: one that wrote into them
+# (a new file, a changed or removed one) fails, and the report names the file. (Elsewhere a
+# write is refused, read-only, and not reported; bubblewrap 0.8 has no overlay to see it.)
+scratch=$(mktemp -d "${ANDREA_SANDBOX_SCRATCH:-${TMPDIR:-/tmp}}/andrea-golden.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ -n "$as_nobody" ]; then
+  chown 65534:65534 "$scratch"  # the copy is made by, and writable for, the user nobody
+fi
+$as_nobody cp -r "$course/golden" "$scratch/golden"
+touch "$scratch/start"
+status=0
 # shellcheck disable=SC2086  # $as_nobody and $writable are lists of words
-exec $as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
+$as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
   --size "${ANDREA_SANDBOX_TMP:-268435456}" --tmpfs /tmp $writable \
-  --unshare-all --die-with-parent --new-session -- "$0" --inside "$@"
+  --bind "$scratch/golden" "$course/golden" \
+  --unshare-all --die-with-parent --new-session -- "$0" --inside "$@" || status=$?
+wrote=$(cd "$scratch/golden" && find . -cnewer "$scratch/start")  # written, made, removed
+if [ -n "$wrote" ]; then
+  file=$(cd "$scratch/golden" && find . ! -type d -cnewer "$scratch/start" | head -1)
+  wrote=${file#./}
+  [ -n "$wrote" ] || wrote=" (a file removed or renamed)"
+fi
+if [ -n "$wrote" ]; then
+  echo "[andrea] the test program tried to write golden/$wrote: the course's files are read-only while grading (the write went to a copy, and fails the test)"
+  [ "$status" != 0 ] || status=1
+fi
+exit "$status"

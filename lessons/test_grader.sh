@@ -23,13 +23,16 @@
 #          another rank's rows left unwritten by the masked lookup (cuda/vocab_parallel.cu, lesson 10)
 #        exercises that end the test program early (exit(0), _exit(0), abort(),
 #          kill(getpid(), SIGKILL)), print fake googletest output, or write into golden/
-#          -> caught, with the message (the sandbox refuses the write)
+#          -> caught, with the message (the sandbox refuses the write, and the report and the
+#          CSV say so)
+#        a build that fills the disk (a 600 MiB array) -> stopped, 0 with the reason
 #        bad submissions: an empty folder, a plain file, no exercise files, a link out of its
 #          folder, two students of one name -> 0 with the reason; a name with spaces and
 #          non-ASCII letters is graded
 #        an unwritable results folder -> a clear message
 #   3. the student's loop in the class's last build (grade.py without --class, no sandbox):
-#      the same code graded again gets the same score; a label selects lessons and backends;
+#      the same code graded again gets the same score, run again (--rerun) or its results
+#      reused (programs unchanged); a label selects lessons and backends;
 #      ctest never runs a program older than its sources; a test that writes into golden/ or
 #      into the build tree gets no points
 # Usage: lessons/test_grader.sh [work-dir]   (CPU backends only; ANDREA_UPDATE_EXPECTED=1
@@ -87,14 +90,11 @@ copy() {  # copy STUDENT LAYOUT FILE...: solution files into a submission (lesso
   done
 }
 all=$(cd "$work/solutions" && ls [0-9][0-9]_*/*.cpp [0-9][0-9]_*/*.cu)
-# shellcheck disable=SC2086
-copy full lessons $all
-copy partial folder 01_lookup/lookup.cpp 01_lookup/lookup.cu 02_norm/norm.cpp 02_norm/norm.cu 03_dot_product/dot.cpp
-copy compile-error flat 01_lookup/lookup.cpp 04_position_table/position.cpp 04_position_table/position.cu
-plant "$in/compile-error/position.cu" '0,/^__global__/s//int planted_error = ;  \/\/ BUG: does not compile\n__global__/' "BUG: does not compile"
-copy hang flat 01_lookup/lookup.cpp 06_parameter_count/params.cpp
-plant "$in/hang/params.cpp" '0,/FloatView wpe) {/s//&\n  while (config.vocab_size > 1000) std::this_thread::sleep_for(std::chrono::seconds(1));  \/\/ BUG: hangs at the real size/' "BUG: hangs"
-sed -i '1i #include <chrono>\n#include <thread>' "$in/hang/params.cpp"
+# shellcheck source=lessons/planted_bugs.sh
+source "$root/lessons/planted_bugs.sh"  # make_submission, plant_edge_bugs, expect_edge_bugs
+for kind in full partial compile-error hang; do make_submission $kind "$work/solutions" "$in/$kind"; done
+copy disk flat 01_lookup/lookup.cpp  # a 600 MiB object file: stopped by the class's --disk-limit
+echo 'char andrea_fills_the_disk[600 << 20] = {1};  // BUG: fills the disk' >> "$in/disk/lookup.cpp"
 
 # shellcheck disable=SC2086
 copy wrong lessons $all
@@ -114,8 +114,6 @@ plant "$w/09_training/training.cpp" 's|dv\[c\] = g \* u\[c\];   // d(u . v)/dv =
 
 # Boundary slips and wrong-row bugs (lessons/planted_bugs.sh): lessons 9 and 10, in a tree of
 # their own (the "wrong" tree plants other bugs on the same lines).
-# shellcheck source=lessons/planted_bugs.sh
-source "$root/lessons/planted_bugs.sh"
 # shellcheck disable=SC2086
 copy edges lessons $all
 plant_edge_bugs "$in/edges/lessons"
@@ -149,7 +147,7 @@ else
 fi
 
 python3 "$release/lessons/grade.py" --class "$in" --out "$work/results" --work "$work/class" \
-  --test-timeout 30 | tee "$work/class.txt"
+  --test-timeout 30 --disk-limit $((512 << 20)) | tee "$work/class.txt"
 r=$work/results
 for name in full partial compile-error hang; do
   python3 - "$r/$name/results.json" "$work/$name.json" <<'EOF'
@@ -207,18 +205,25 @@ for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L0
   if grep -Eq "^$lesson +([0-9]+)/\\1 pass" "$cr"; then fail "$lesson: full marks by cheating"; else pass; fi
 done
 expect "$cr" "L05-cpu .*first wrong element" "fake googletest output: the values are still checked"
-expect "$cr" "^L06 parameter count +([0-9]+)/\\1 pass" "the write into golden/ is refused; the step is graded on the goldens"
+expect "$cr" "L06-cpu .*the test program tried to write golden/params\.json: the course's files are read-only while grading" \
+  "the write into golden/ is refused, and the report says so"
+expect "$r/grades.csv" "^cheats,.*L06-cpu: the test program tried to write golden/params\.json" "the write into golden/ is in the CSV"
+expect "$r/disk/report.txt" "^its build wrote more than 512 MiB into its build folder, and was stopped" "a build that fills the disk is stopped"
 [ "$(sha256sum "$release/golden/params.json")" = "$golden_before" ] && pass || fail "a submission changed golden/params.json"
 
 echo "== 3. the student's loop, in the class's last build (the planted bugs)"
 export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests
 b=$work/class/build
-python3 "$release/lessons/grade.py" --build-dir "$b" 2>/dev/null > "$work/again.txt"
+python3 "$release/lessons/grade.py" --build-dir "$b" --rerun 2>/dev/null > "$work/again.txt"
 if diff <(grep -E "^(L[0-9]+|total)" "$wr") <(grep -E "^(L[0-9]+|total)" "$work/again.txt"); then
   pass
 else
   fail "the same code graded again, without the sandbox, gave another score"
 fi
+python3 "$release/lessons/grade.py" --build-dir "$b" -L L03 > "$work/reused.txt" 2>&1
+expect "$work/reused.txt" "results reused .*L03-cpu L03-cudasim" "programs that did not change: their results reused"
+if diff <(grep -E "^L03" "$work/again.txt") <(grep -E "^L03" "$work/reused.txt"); then pass; else
+  fail "the reused results give another score"; fi
 python3 "$release/lessons/grade.py" --build-dir "$b" -L 'L0[36]-cudasim' 2>/dev/null > "$work/label.txt"
 expect "$work/label.txt" "^L03 dot product +\(not graded\) +[0-9]+/[0-9]+ pass .* 5\.0/5$" "-L: the CUDA column alone"
 expect "$work/label.txt" "^total +[0-9.]+/10$" "-L: the total counts only what was graded"

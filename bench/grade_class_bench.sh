@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Times the class grader (python3 lessons/grade.py --class) on N made-up submissions, the
+# grader self-test's class of four in turn (lessons/planted_bugs.sh, make_submission): full
+# marks from the solutions, partial, a compile error, a hang (one test runs into its time
+# limit). Prints each submission's score and wall time, the time of the course's one build
+# with the stubs, and the total.
+#   bash bench/grade_class_bench.sh [N] [WORK]   (N = 4; WORK: a folder kept afterwards,
+#                                                 default a temporary one)
+#   TEST_TIMEOUT=30 (seconds per test, as the self-test), JOBS=2 (build jobs)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-4}
+work=${2:-$(mktemp -d)}
+[ -n "${2:-}" ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+chmod 755 "$work"  # the class grader runs the tests as nobody when run as root
+fail() { echo "grade_class_bench: $*" >&2; exit 1; }
+# shellcheck source=lessons/planted_bugs.sh
+source "$root/lessons/planted_bugs.sh"
+
+rm -rf "$work/solutions" "$work/submissions" "$work/results"
+python3 "$root/lessons/make_exercises.py" --solutions "$work/solutions" >/dev/null
+kinds=(full partial compile-error hang)
+for i in $(seq "$n"); do
+  kind=${kinds[$(((i - 1) % 4))]}
+  make_submission "$kind" "$work/solutions" "$work/submissions/$(printf '%03d' "$i")-$kind"
+done
+
+echo "grading $n submissions on $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg)) in $work"
+start=$SECONDS
+python3 "$root/lessons/grade.py" --class "$work/submissions" --out "$work/results" \
+  --work "$work/class" --test-timeout "${TEST_TIMEOUT:-30}" -j "${JOBS:-2}" | tee "$work/class.txt"
+total=$((SECONDS - start))
+
+# "  built, and the stubs graded 0, in 312 s" and "[3/4] 003-compile-error: 10.0/100 (41 s)"
+base=$(sed -n 's/^  built, and the stubs graded 0, in \([0-9]*\) s$/\1/p' "$work/class.txt")
+echo
+echo "submission                 score       wall s"
+sed -n 's|^\[[0-9]*/[0-9]*\] \(.*\): \(.*\) (\([0-9]*\) s)$|\1\t\2\t\3|p' "$work/class.txt" |
+  awk -F'\t' '{printf "%-26s %-11s %6d\n", $1, $2, $3; s += $3} END {
+    if (NR) printf "%-26s %-11s %6d   (mean %.0f s per submission)\n", "all submissions", "", s, s / NR }'
+echo "course built once with the stubs, and graded: ${base:-?} s"
+echo "total: $total s for $n submissions (load $(cut -d' ' -f1-3 /proc/loadavg))"
