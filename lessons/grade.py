@@ -51,10 +51,11 @@ BACKENDS = ("cpu", "cudasim", "gpu")
 PER_COLUMN = 4  # failure lines shown per lesson and backend
 NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
-MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n]*")
+MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n\"]*")
 ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
 # The CPU layer's racecheck report (cuda/sim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
+GTEST_FAILURE = re.compile(r": Failure$")  # googletest's "file:line: Failure" header line
 SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
 
 
@@ -325,11 +326,11 @@ def why(output: str) -> str:
         return stub.group(1).rstrip(".")
     lines = output.splitlines()
     for i, line in enumerate(lines):
-        if "Failure" not in line and "C++ exception" not in line:
+        if not GTEST_FAILURE.search(line) and "C++ exception" not in line:
             continue
         block = [line]
         for l in lines[i + 1:]:
-            if l.startswith("[  FAILED") or l.startswith("[       OK") or "Failure" in l:
+            if l.startswith("[  FAILED") or l.startswith("[       OK") or GTEST_FAILURE.search(l):
                 break
             block.append(l)
         detail = clean(" ".join(block))
@@ -354,17 +355,17 @@ def failure_reason(status: str, output: str, timeout: str) -> str:
     before the test finished (the supervisor's line), a crash, or the assertion's message."""
     said = why(output)
     memcheck = MEMORY_ERROR.search(output)
-    if memcheck and memcheck.group(0) not in said:
-        said = clean(memcheck.group(0)) + (f" | {said}" if said else "")
+    if memcheck:  # the report alone: the launch check's exception repeats it
+        said = clean(memcheck.group(0))
     race = RACE.search(output)
-    if race and not memcheck:  # the race explains the wrong values: its report first
-        said = clean(race.group(0)) + (f" | {said}" if said else "")
+    if race and not memcheck:  # the report alone: it explains the wrong values
+        first, *threads = [line.strip() for line in race.group(0).splitlines()]
+        said = clean(f"{first} {'; '.join(threads)}")
     if status.lower() == "timeout":
         return f"timed out ({timeout} s limit)" + (f": {said}" if said else "")
     ended = ENDED_EARLY.search(output)
     if ended:  # the last word of the test program, written by its parent, not by the exercise
-        return ended.group(1) + (f" | {said}" if said and not memcheck else
-                                 f" | {clean(memcheck.group(0))}" if memcheck else "")
+        return ended.group(1) + (f" | {said}" if said else "")
     if status not in ("Failed", ""):
         return f"crashed ({status})" + (f": {said}" if said else "")
     return said or "failed (see ctest --preset grade --output-on-failure)"
@@ -373,20 +374,31 @@ def failure_reason(status: str, output: str, timeout: str) -> str:
 def profile(build_dir: pathlib.Path, label: str) -> int:
     """--profile: runs the CUDA step's tests of the selected lessons (backend cudasim) under the
     CPU execution layer's profile tool and prints each launch's memory traffic: requests,
-    sectors, bank conflicts, DRAM bytes (cuda/sim/README.md, "Measuring a kernel"). No points."""
-    for lesson, backend, target, executable in targets(build_dir):
-        if backend != "cudasim" or not selected(label, lesson, backend):
-            continue
+    sectors, bank conflicts, DRAM bytes (cuda/sim/README.md, "Measuring a kernel"). No points.
+    memcheck runs too: a profile of a kernel that writes out of bounds says so."""
+    chosen = [t for t in targets(build_dir) if t[1] == "cudasim" and selected(label, t[0], t[1])]
+    if not chosen:
+        print(f"grade.py --profile: no CUDA step matches -L {label or '(all)'}: the profile is of "
+              "a lesson's cudasim tests, e.g. -L L01", file=sys.stderr)
+        return 2
+    for lesson, backend, target, executable in chosen:
         subprocess.run(["cmake", "--build", str(build_dir), "--target", target], check=True,
                        stdout=subprocess.DEVNULL)
-        done = subprocess.run([executable], env={**os.environ, "CUDASIM_TOOLS": "profile"},
+        done = subprocess.run([executable],
+                              env={**os.environ, "CUDASIM_TOOLS": "profile,memcheck"},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               check=False)
         for out in done.stdout.splitlines():  # the test names and the reports
+            error = MEMORY_ERROR.search(out)
             if out.startswith("[ RUN      ]"):
                 print(f"\n{lesson} {out[13:]}")
+            elif error:
+                print(f"  {clean(error.group(0))}")
             elif out.startswith(("profile:", "  ")):
                 print(out)
+        if done.returncode != 0:
+            print(f"\n{lesson}: its tests fail (exit status {done.returncode}): the figures above "
+                  f"are of a kernel that is not right; python3 lessons/grade.py -L {lesson} says why")
     return 0
 
 
@@ -582,6 +594,11 @@ def main() -> int:
         import grade_class
         return grade_class.main(args)
     build_dir = pathlib.Path(args.build_dir).resolve()
+    if args.label and (build_dir / "lesson_targets.txt").exists() and not any(
+            selected(args.label, lesson, backend) for lesson, backend, _, _ in targets(build_dir)):
+        print(f"grade.py: -L {args.label} matches no lesson's step; the labels are LNN, "
+              "LNN-cpu, LNN-cudasim, LNN-gpu (lessons/lessons.json)", file=sys.stderr)
+        return 2
     if args.profile:
         return profile(build_dir, args.label)
     if args.no_build:

@@ -86,7 +86,9 @@ def grade_stubs(work: pathlib.Path, args) -> tuple:
     if stubs.reason:
         return [], f"grading the stubs failed: {stubs.reason}"
     if stubs.total:
-        return [], f"the stubs score {stubs.total:.1f}, not 0:\n{stubs.report}"
+        return [], (f"the stubs score {stubs.total:.1f}, not 0: the course's lessons/ folder must "
+                    "hold the exercise stubs (git status lessons/; git checkout lessons/, or "
+                    f"python3 lessons/make_exercises.py, restores them):\n{stubs.report}")
     return [(step.key, step.max_points) for step in stubs.steps], ""
 
 
