@@ -3,6 +3,7 @@
 // first out-of-bounds access at its line. One warp or two, so that each figure can be counted.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -392,6 +393,20 @@ TEST(Symbols, ConstantLoadsAreTheirOwnKind) {
 }
 
 // --- initcheck: a load of a byte that nothing wrote.
+// A profile file that cannot be written: the report still reaches stderr, with the reason.
+TEST(Profile, AFileThatCannotBeOpenedFallsBackToStderr) {
+  Floats in(32), out(32);
+  ASSERT_EQ(setenv("CUDASIM_PROFILE_FILE", "/no-such-folder/profile.txt", 1), 0);
+  ::testing::internal::CaptureStderr();
+  run_with(cudasim::profile, [&] { broadcast_read<<<1, 32>>>(in.ptr, out.ptr); });
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  unsetenv("CUDASIM_PROFILE_FILE");
+  EXPECT_NE(said.find("cannot append to CUDASIM_PROFILE_FILE=/no-such-folder/profile.txt"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("profile: kernel 'broadcast_read'"), std::string::npos) << said;
+}
+
 constexpr int kUninitialisedRead = __LINE__ + 1;
 __global__ void copy_all(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
 
@@ -404,7 +419,8 @@ TEST(Initcheck, AReadOfBytesNoCopyWroteIsReportedAtItsLine) {
   Floats out(32);
   const std::string report =
       run_with(cudasim::initcheck, [&] { copy_all<<<1, 32>>>(in, out.ptr); });
-  EXPECT_NE(report.find("thread (16,0,0): uninitialised read of 4 bytes"), std::string::npos)
+  EXPECT_NE(report.find("block (0,0,0) thread (16,0,0): uninitialised read of 4 bytes"),
+            std::string::npos)
       << report;
   EXPECT_EQ(line_of(report, "tools_test.cu:"), kUninitialisedRead) << report;
   EXPECT_NE(report.find("16 uninitialised reads"), std::string::npos) << report;

@@ -52,6 +52,8 @@ struct Region {
 /// "shared memory 'partial' at offset 4 (of 1,024 bytes)", "global memory at offset 12 of a
 /// 1,024-byte allocation at 0x..."
 std::string describe(const Region& r, std::uintptr_t address);
+/// "(x,y,z)": a block index as reports write it.
+std::string xyz(uint3 v);
 /// "(5,0,0)": thread number `tid` of the running block (threadIdx.x + blockDim.x * (...)).
 std::string thread_name(unsigned tid);
 /// The kernel's name, grid, block and dynamic shared bytes of the running launch.

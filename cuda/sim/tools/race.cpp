@@ -88,10 +88,6 @@ Slot& find(std::uintptr_t word) {
   }
 }
 
-std::string xyz(uint3 v) {
-  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
-}
-
 void found(const char* kind, const Access& first, unsigned tid, std::uintptr_t pc,
            std::uintptr_t address, const Region& r) {
   ++g.count;

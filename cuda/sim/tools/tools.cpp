@@ -3,8 +3,10 @@
 #include "cuda/sim/tools/tools.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -130,10 +132,11 @@ void initcheck_access(std::uintptr_t a, std::size_t size, unsigned kind, std::ui
       word |= bit;
     } else if ((word & bit) == 0) {
       if (g_launch.uninitialised_reads++ == 0) {
-        g_launch.initcheck = "thread " + thread_name(linear_tid()) + ": uninitialised read of " +
-                             bytes(size) + " at " + hex(a) + ", " + describe(f.region, a) + ", " +
-                             pc_token(pc) + ": no cudaMemcpy, cudaMemset or kernel " +
-                             "store wrote byte " + with_commas(i) + " of it";
+        g_launch.initcheck = "block " + xyz(blockIdx) + " thread " + thread_name(linear_tid()) +
+                             ": uninitialised read of " + bytes(size) + " at " + hex(a) + ", " +
+                             describe(f.region, a) + ", " + pc_token(pc) +
+                             ": no cudaMemcpy, cudaMemset or kernel " + "store wrote byte " +
+                             with_commas(i) + " of it";
       }
       return;
     }
@@ -147,6 +150,10 @@ std::string with_commas(std::uint64_t n) {
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
     s.insert(static_cast<std::size_t>(i), ",");
   return s;
+}
+
+std::string xyz(uint3 v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 
 std::string thread_name(unsigned tid) {
@@ -258,6 +265,11 @@ std::string launch_end(bool failed) {
       if (std::FILE* out = std::fopen(file, "a")) {
         std::fputs(report.c_str(), out);
         std::fclose(out);
+      } else {  // the profile is not lost: it goes to stderr, with the reason
+        std::fprintf(stderr,
+                     "cudasim: cannot append to CUDASIM_PROFILE_FILE=%s (%s); the profile:\n", file,
+                     std::strerror(errno));
+        std::fputs(report.c_str(), stderr);
       }
     } else {
       std::fputs(report.c_str(), stderr);
