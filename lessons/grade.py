@@ -55,7 +55,7 @@ MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n\"]*")
 ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
 # The CPU layer's racecheck report (cuda/sim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
-GTEST_FAILURE = re.compile(r": Failure$")  # googletest's "file:line: Failure" header line
+GTEST_FAILURE = re.compile(r"(?:^|: )Failure$")  # "file:line: Failure" (googletest), "Failure" (the scripts)
 SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
 
 
@@ -360,7 +360,7 @@ def failure_reason(status: str, output: str, timeout: str) -> str:
     race = RACE.search(output)
     if race and not memcheck:  # the report alone: it explains the wrong values
         first, *threads = [line.strip() for line in race.group(0).splitlines()]
-        said = clean(f"{first} {'; '.join(threads)}")
+        said = clean(f"{first} {' and '.join(threads)}")
     if status.lower() == "timeout":
         return f"timed out ({timeout} s limit)" + (f": {said}" if said else "")
     ended = ENDED_EARLY.search(output)
