@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The tests, from a fresh Debian 12 machine: installs what is missing
-# (.ci/install-deps.sh, sudo when not root), then configures, builds and runs
+# (install-deps.sh, sudo when not root), then configures, builds and runs
 # every test with the default preset (what CI runs: .ci/run calls this script).
 # Safe to run again: configure and build redo only what changed.
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/usr/local/cuda/bin"   # nvcc, when the machine has it: the GPU build too
 
-bash .ci/install-deps.sh
+bash install-deps.sh
 cmake --workflow --preset default

@@ -131,8 +131,8 @@ TEST(ToyScale, SizesThatDifferAreRefused) {
 EOF
 
 # --- Stubs, then solutions, graded from the manifest alone. ------------------------------
-python3 "$src/lessons/make_exercises.py"
-python3 "$src/lessons/make_exercises.py" --check
+python3 "$src/grader/release/make_exercises.py"
+python3 "$src/grader/release/make_exercises.py" --check
 python3 "$src/tests/layering_test.py"
 build=$src/build-toy
 fail=0
@@ -143,7 +143,7 @@ grade() {  # grade LESSONS_DIR REPORT
 grade "$src/lessons" "$work/stubs.txt"
 grep -Eq "^L11 toy scale +not implemented +not implemented .* 0\.0/10$" "$work/stubs.txt" ||
   { echo "FAIL: the toy lesson's stubs are not graded 'not implemented', 0/10"; fail=1; }
-python3 "$src/lessons/make_exercises.py" --solutions "$work/solutions" --only 11_toy_scale >/dev/null
+python3 "$src/grader/release/make_exercises.py" --solutions "$work/solutions" --only 11_toy_scale >/dev/null
 grade "$work/solutions" "$work/solutions.txt"
 grep -Eq "^L11 toy scale +2/2 pass +2/2 pass .* 10\.0/10$" "$work/solutions.txt" ||
   { echo "FAIL: the toy lesson's solutions do not get 10/10"; fail=1; }

@@ -25,7 +25,7 @@
 #include "core/init.hpp"
 #include "reference/sinusoidal.hpp"
 #ifdef ANDREA_HAVE_CUDA_CUDASIM
-#include "cuda/sim/tools/tools.hpp"
+#include "cudasim/tools/tools.hpp"
 #endif
 
 namespace {
@@ -239,7 +239,7 @@ int run(const Options& o) {
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
   if (o.profile) {
     fmt::print(
-        "\nprofile of the main job's kernels (cuda/sim/README.md, \"Measuring a kernel\"):\n{}",
+        "\nprofile of the main job's kernels (cudasim/README.md, \"Measuring a kernel\"):\n{}",
         profile);
   }
   // Every output's bytes first (a refused picture or table stops here), then all written or none.

@@ -21,7 +21,7 @@ Backend ANDREA_CONCAT(cuda_backend_, ANDREA_CUDA_FLAVOR)() {
   const bool gpu = std::string_view(ANDREA_STRINGIFY(ANDREA_CUDA_FLAVOR)) == "gpu";
   return {gpu ? "gpu" : "cudasim",
           gpu ? "CUDA kernels (cuda/) on the GPU"
-              : "CUDA kernels (cuda/) on the CPU execution layer (cuda/sim)",
+              : "CUDA kernels (cuda/) on the CPU execution layer (cudasim/)",
           &k::materialize, &k::combine, &k::row_norms, &k::cosine_matrix, &k::dot,
           // Lesson 9's runner on this flavor: the tables stay in device memory for the whole run.
           &training::runner_of<k::DeviceTables>, [] {

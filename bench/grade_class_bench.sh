@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Times the class grader (python3 lessons/grade.py --class) on N made-up submissions, the
-# grader self-test's class of four in turn (lessons/planted_bugs.sh, make_submission): full
+# Times the class grader (python3 grader/grade_class.py) on N made-up submissions, the
+# grader self-test's class of four in turn (grader/release/planted_bugs.sh, make_submission): full
 # marks from the solutions, partial, a compile error, a hang (one test runs into its time
 # limit). Prints each submission's score and wall time, the time of the course's one build
 # with the stubs, and the total.
@@ -16,11 +16,11 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 chmod 755 "$work"  # the class grader runs the tests as nobody when run as root
 fail() { echo "grade_class_bench: $*" >&2; exit 1; }
-# shellcheck source=lessons/planted_bugs.sh
-source "$root/lessons/planted_bugs.sh"
+# shellcheck source=grader/release/planted_bugs.sh
+source "$root/grader/release/planted_bugs.sh"
 
 rm -rf "$work/solutions" "$work/submissions" "$work/results"
-python3 "$root/lessons/make_exercises.py" --solutions "$work/solutions" >/dev/null
+python3 "$root/grader/release/make_exercises.py" --solutions "$work/solutions" >/dev/null
 kinds=(full partial compile-error hang)
 for i in $(seq "$n"); do
   kind=${kinds[$(((i - 1) % 4))]}
@@ -29,7 +29,7 @@ done
 
 echo "grading $n submissions on $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg)) in $work"
 start=$SECONDS
-python3 "$root/lessons/grade.py" --class "$work/submissions" --out "$work/results" \
+python3 "$root/grader/grade_class.py" "$work/submissions" --out "$work/results" \
   --work "$work/class" --test-timeout "${TEST_TIMEOUT:-30}" -j "${JOBS:-2}" | tee "$work/class.txt"
 total=$((SECONDS - start))
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The lessons' kernels measured twice: by Nsight Compute on a GPU and by the CPU execution
-# layer's profile (cuda/sim/README.md, "Measuring a kernel"), side by side.
+# layer's profile (cudasim/README.md, "Measuring a kernel"), side by side.
 #   bash bench/ncu_compare.sh [BUILD_DIR]      (default: build)
 # Needs a GPU, ncu on the PATH, and both programs built (nvcc found at configure time):
 #   cmake --build BUILD_DIR -j2 --target profile_lessons profile_lessons_gpu

@@ -1,5 +1,5 @@
 // The memory traffic of the lessons' kernels and of the versions they are compared with, as
-// the CPU execution layer's profile counts it (cuda/sim/README.md, "Measuring a kernel"):
+// the CPU execution layer's profile counts it (cudasim/README.md, "Measuring a kernel"):
 //
 //   L01 lookup   one block per token, a thread per float / per float4; one thread per row
 //   L02 norm     the block's tree reduction with interleaved addressing (index 2 s tid, Mark
@@ -20,7 +20,7 @@
 
 #include "cuda/runtime.hpp"
 #if !defined(__CUDACC__)
-#include "cuda/sim/tools/tools.hpp"
+#include "cudasim/tools/tools.hpp"
 #endif
 
 namespace {

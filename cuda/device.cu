@@ -26,7 +26,7 @@ std::string device_name() {
   return std::string(prop.name) + ", sm_" + std::to_string(prop.major * 10 + prop.minor) + ", " +
          std::to_string(prop.multiProcessorCount) + " SMs";
 #else
-  return "CUDA kernels run on the CPU by cuda/sim (fibers, one per CUDA thread)";
+  return "CUDA kernels run on the CPU by cudasim/ (fibers, one per CUDA thread)";
 #endif
 }
 

@@ -1,5 +1,5 @@
 // The same kernel source is built twice: by g++ through the CPU execution layer
-// (cuda/sim, flavor `cudasim`) and by nvcc for a real GPU (flavor `gpu`). Every
+// (cudasim/, flavor `cudasim`) and by nvcc for a real GPU (flavor `gpu`). Every
 // declaration of andrea::cuda sits in an inline namespace named after the
 // flavor, so one program can link both builds (the CLI does) while callers
 // simply write andrea::cuda::lookup.

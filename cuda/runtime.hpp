@@ -1,5 +1,5 @@
 // The one header every kernel file includes. Under nvcc it is CUDA; under a plain C++ compiler
-// it is cudasim, which runs the same kernels on the CPU (see cuda/sim/cudasim.hpp).
+// it is cudasim, which runs the same kernels on the CPU (see cudasim/cudasim.hpp).
 //
 // Kernels are launched as everywhere in CUDA, in both builds:
 //
@@ -7,7 +7,7 @@
 //   kernel<<<grid, block, shared_bytes, stream>>>(args...);  // dynamic shared memory, stream
 //
 // (for g++, the build rewrites each launch in a .cu file into a call of the CPU layer: see
-// cuda/sim/cu2cpp.py). Also here:
+// cudasim/cu2cpp.py). Also here:
 //
 //   ANDREA_CUDA_CHECK(expr)      throws andrea::CudaError if expr is not cudaSuccess
 //   ANDREA_CUDA_CHECK_LAUNCH()   after a launch: cudaGetLastError, then cudaDeviceSynchronize
@@ -19,7 +19,7 @@
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 #else
-#include "cuda/sim/cudasim.hpp"
+#include "cudasim/cudasim.hpp"
 #endif
 
 namespace andrea {

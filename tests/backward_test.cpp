@@ -14,7 +14,7 @@
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
-#include "cuda/sim/launch.hpp"  // cudasim::set_thread_order, set_worker_threads
+#include "cudasim/launch.hpp"  // cudasim::set_thread_order, set_worker_threads
 #endif
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/backward.hpp"

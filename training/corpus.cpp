@@ -73,7 +73,7 @@ Corpus read_wordnet(const std::string& dir) {
     if (!in) {
       throw InputError(fmt::format(
           "cannot read {}: the WordNet corpus is missing; install it with "
-          "`apt-get install wordnet-base` (or bash .ci/install-deps.sh), or give --corpus FILE",
+          "`apt-get install wordnet-base` (or bash install-deps.sh), or give --corpus FILE",
           path));
     }
     std::string line;

@@ -3,7 +3,7 @@
 // random:7), set before the first test.
 #include <gtest/gtest.h>
 
-#include "cuda/sim/launch.hpp"
+#include "cudasim/launch.hpp"
 #include "tests/hidden/hidden.hpp"
 
 namespace {

@@ -1,4 +1,0 @@
-// <mma.h> for g++ builds: warp matrix operations are not part of the CPU execution layer.
-#error \
-    "mma.h (nvcuda::wmma, tensor cores) is not supported by the CPU execution layer (cudasim); see cuda/sim/README.md"
-#include "(compilation stopped: see the error above)"  // a missing file ends compilation

@@ -1,0 +1,37 @@
+# Compiles one CUDA file of cudasim/tests/compile_fail through the CPU execution layer and checks
+# that it fails, that the first error's text holds the file's "// expect: " line, and that at
+# most one more error follows (a header's #error stops compilation with a second, fatal one).
+#   cmake -DPYTHON=... -DCU2CPP=... -DCXX=... -DROOT=... -DSOURCE=... -DOUT=... -P compile_fail.cmake
+file(STRINGS ${SOURCE} expect REGEX "^// expect: ")
+string(REGEX REPLACE "^// expect: " "" expect "${expect}")
+execute_process(COMMAND ${PYTHON} ${CU2CPP} ${SOURCE} ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cu2cpp.py failed on ${SOURCE}")
+endif()
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${ROOT} -I${ROOT}/cudasim/include ${OUT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} compiled, but the CPU execution layer should refuse it")
+endif()
+string(REGEX REPLACE "[ \n]+" " " flat "${err}")  # the compiler wraps long lines
+string(FIND "${flat}" "error:" first)
+string(SUBSTRING "${flat}" ${first} -1 rest)
+string(SUBSTRING "${rest}" 6 -1 after)
+string(FIND "${after}" "error:" next)
+if(NOT next EQUAL -1)
+  string(SUBSTRING "${rest}" 0 ${next} rest)
+endif()
+string(FIND "${rest}" "${expect}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "expected the first error to say \"${expect}\"; the compiler said:\n${err}")
+endif()
+string(REGEX MATCHALL "error:" errors "${err}")
+list(LENGTH errors count)
+if(count GREATER 2)
+  message(FATAL_ERROR "expected one error, the compiler gave ${count}:\n${err}")
+endif()
+string(FIND "${err}" "${SOURCE}:" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the error does not point into ${SOURCE}:\n${err}")
+endif()
+message(STATUS "one error, as expected: ${expect}")

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Grades a class: python3 grader/grade_class.py SUBMISSIONS --out RESULTS [--hidden-seed N].
+
+SUBMISSIONS holds one folder (or git repository) per student with their exercise files
+(grader/submissions.py says where they may lie). The course's tree is configured and built once,
+with the exercise stubs, into a work folder; each submission then gets a fresh copy of that build
+and of the lessons folder with only its exercise files copied in, so that only what it changed is
+compiled. It is graded in this process by the engine the students use (grader/grading.py); its
+builds run under the submission's limits (memory, a wall time for the whole submission, the
+growth of its build folder), its tests through grader/sandbox.sh (no network, read-only files,
+limits on memory, processes, file size and output; a time limit per test). Written into RESULTS:
+grades.csv (one row per student), and per student <name>/results.json (Gradescope's format) and
+<name>/report.txt (what lessons/grade.py shows).
+A submission that cannot be graded gets 0 and its reason; the batch goes on.
+"""
+import argparse
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import gradebook
+import grading
+import sandbox
+import submissions
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DISK_FILES = 20000  # files a submission's build may add to the course's (about 2,000 of them)
+
+
+def exercise_files(lessons: pathlib.Path) -> list:
+    """The exercise files of the course: "01_lookup/lookup.cpp", ..."""
+    return sorted(str(path.relative_to(lessons)) for path in lessons.glob("[0-9][0-9]_*/*")
+                  if path.suffix in (".cpp", ".cu"))
+
+
+def writable_folder(out: pathlib.Path) -> str:
+    """"" when results can be written into out (made if missing), else why not."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-"):
+            pass
+    except OSError as error:
+        return f"cannot write the results into {out}: {error.strerror}"
+    return ""
+
+
+def configure(work: pathlib.Path, args) -> list:
+    """The cmake command that configures the class's build: grade mode, the work folder's lessons,
+    every test program run through the sandbox."""
+    command = ["cmake", "-S", str(ROOT), "-B", str(work / "build"), "-DANDREA_GRADE=ON",
+               f"-DANDREA_LESSONS_DIR={work / 'lessons'}", "-DANDREA_CUDA=OFF",
+               f"-DANDREA_TEST_LAUNCHER={sandbox.SCRIPT}",
+               f"-DANDREA_TEST_TIMEOUT={args.test_timeout}"]
+    if args.hidden_seed is not None:
+        command.append(f"-DANDREA_HIDDEN_SEED={args.hidden_seed}")
+    return command
+
+
+def prepare_base(work: pathlib.Path, args) -> str:
+    """Configures and builds the course with the stubs. Returns "" or what went wrong."""
+    shutil.copytree(ROOT / "lessons", work / "lessons", symlinks=True)
+    for command in (configure(work, args),
+                    ["cmake", "--build", str(work / "build"), "--target", "lesson_tests", "-j",
+                     str(args.jobs)]):
+        # The build lists each program's tests by running it in the sandbox, whose /tmp is its
+        # own: a work folder under /tmp must stay visible there (sandbox.sh keeps its course).
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False, env={**os.environ, "ANDREA_SANDBOX_READ": str(work)})
+        if done.returncode != 0:
+            return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
+    return ""
+
+
+def keep_base(work: pathlib.Path) -> None:
+    """work/base and work/stubs: the build and lessons each submission starts from, with the
+    stubs' results (a submission's lessons left as stubs are not run again: lessons/grade.py
+    reuses the results of programs that did not change)."""
+    shutil.copytree(work / "build", work / "base", symlinks=True)
+    shutil.copytree(work / "lessons", work / "stubs", symlinks=True)
+
+
+def grade_stubs(work: pathlib.Path, args) -> tuple:
+    """Grades the stubs as they are: the steps of the course (the columns of the results), and
+    "" or why the stubs do not score 0 (a course whose stubs earn points is broken)."""
+    stubs = run_grader(work, gradebook.Grade("(stubs)", "stubs"), args)
+    if stubs.reason:
+        return [], f"grading the stubs failed: {stubs.reason}"
+    if stubs.total:
+        return [], (f"the stubs score {stubs.total:.1f}, not 0: the course's lessons/ folder must "
+                    "hold the exercise stubs (git status lessons/; git checkout lessons/, or "
+                    f"python3 grader/release/make_exercises.py, restores them):\n{stubs.report}")
+    return [(step.key, step.max_points) for step in stubs.steps], ""
+
+
+def fresh_tree(work: pathlib.Path, files: dict) -> None:
+    """work/build and work/lessons as the base left them, then the submission's exercise files
+    (newer than the base's objects: make compiles them, and only them)."""
+    for name in ("build", "lessons"):
+        shutil.rmtree(work / name, ignore_errors=True)
+    shutil.copytree(work / "base", work / "build", symlinks=True)
+    shutil.copytree(work / "stubs", work / "lessons", symlinks=True)
+    now = time.time() + 1
+    for exercise, text in files.items():
+        path = work / "lessons" / exercise
+        path.write_text(text, encoding="utf-8")
+        os.utime(path, (now, now))
+
+
+def readable_in_sandbox(work: pathlib.Path) -> str:
+    """"" when a test in the sandbox can read the course and the work folder, else why not."""
+    done = sandbox.run(["test", "-r", str(ROOT / "lessons" / "lessons.json"), "-a", "-x", str(work)],
+                       limits=sandbox.Limits(wall_s=30),
+                       extra_env={"ANDREA_SANDBOX_READ": str(work)})
+    if done.returncode == 0:
+        return ""
+    return (f"the tests run in the sandbox as the user nobody, who cannot read {ROOT} or {work}: "
+            "make their folders readable (chmod o+rx) or grade from another folder")
+
+
+class Stopped(Exception):
+    """A submission stopped for its limits: the reason is the exception's text."""
+
+
+def limited_runner(work: pathlib.Path, args, scratch: pathlib.Path, deadline: float):
+    """The engine's runner for one submission: each command (cmake --build, ctest) runs with the
+    submission's memory limit and what is left of its wall time, its build folder watched."""
+    base = sandbox.usage(work / "build")
+
+    def run(command: list) -> tuple:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
+        limits = sandbox.Limits(wall_s=left, memory_bytes=args.memory, disk_bytes=args.disk_limit,
+                                disk_files=DISK_FILES)
+        done = sandbox.run(command, limits=limits, sandboxed=False,  # its test programs are sandboxed
+                           extra_env={"ANDREA_SANDBOX_OUTPUT": str(args.output_limit),
+                                      "ANDREA_SANDBOX_READ": str(work),
+                                      "ANDREA_SANDBOX_SCRATCH": str(scratch)},
+                           watch=work / "build", watch_base=base)
+        if done.disk:
+            raise Stopped(f"its build {done.disk}, and was stopped")
+        if done.timed_out:
+            raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
+        return done.returncode, done.output
+    return run
+
+
+def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Grade:
+    """Grades work/build with the engine (it builds each lesson, then runs the tests through the
+    sandbox) under the submission's limits, and reads its results into grade."""
+    scratch = work / "scratch"  # the tests' copies of the goldens (a test killed leaves its own)
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
+    start = time.monotonic()
+    try:
+        runner = limited_runner(work, args, scratch, start + args.submission_timeout)
+        result = grading.grade_build(work / "build", args.label, runner=runner)
+        grade.steps = [gradebook.Step(**step) for step in result["steps"]]
+        grade.report = result["report"]
+    except Stopped as stopped:
+        grade.reason = str(stopped)
+    except (Exception, SystemExit) as error:  # one submission never stops the class
+        grade.reason = f"the grader failed: {error}"
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    grade.seconds = time.monotonic() - start
+    return grade
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("submissions", metavar="SUBMISSIONS",
+                        help="a folder holding one folder (or git repository) of exercise files per student")
+    parser.add_argument("--out", metavar="RESULTS", required=True,
+                        help="where grades.csv and each student's results go")
+    parser.add_argument("--hidden-seed", type=int, help="build the hidden tests, their inputs drawn from this seed")
+    parser.add_argument("-L", dest="label", default="",
+                        help="grade only the steps whose label matches this regex (L01, cudasim)")
+    parser.add_argument("--test-timeout", type=int, default=60, help="seconds per test (60)")
+    parser.add_argument("--submission-timeout", type=float, default=1800, help="seconds per submission (1800)")
+    parser.add_argument("--memory", type=int, default=8 << 30, help="bytes of address space per process (8 GiB)")
+    parser.add_argument("--disk-limit", type=int, default=2 << 30,
+                        help="bytes a submission's build may add to the build folder (2 GiB)")
+    parser.add_argument("--output-limit", type=int, default=8 << 20, help="bytes of output per test (8 MiB)")
+    parser.add_argument("--work", help="the folder to build in, kept afterwards (default: a temporary one)")
+    parser.add_argument("--work-parent", help="where the temporary work folder is made")
+    parser.add_argument("-j", dest="jobs", type=int, default=2, help="build jobs (2)")
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = arguments()
+    out = pathlib.Path(args.out).resolve()
+    folder = pathlib.Path(args.submissions)
+    problem = writable_folder(out)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    if not folder.is_dir():
+        print(f"{folder} is not a folder of submissions", file=sys.stderr)
+        return 2
+    if args.hidden_seed is not None and not (ROOT / "tests" / "hidden").is_dir():
+        print(f"--hidden-seed: {ROOT} has no tests/hidden (a student release leaves them out): "
+              "grade with the course's own repository", file=sys.stderr)
+        return 2
+    class_ = submissions.collect(folder, exercise_files(ROOT / "lessons"))
+    if not class_:
+        print(f"{folder} holds no submission: one folder per student is expected", file=sys.stderr)
+        gradebook.write_atomically(out / "grades.csv", gradebook.csv_text([], []))
+        return 1
+    usable, why_not = sandbox.available()
+    print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
+          f"no sandbox: {why_not}; grading goes on with the limits alone", flush=True)
+    work = pathlib.Path(args.work).resolve() if args.work else pathlib.Path(
+        tempfile.mkdtemp(prefix="andrea-class-", dir=args.work_parent))
+    if args.work:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+    work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
+    unreadable = readable_in_sandbox(work) if usable else ""
+    if unreadable:
+        print(unreadable, file=sys.stderr)
+        return 2
+    try:
+        start = time.monotonic()
+        print(f"building the course once, with the stubs, in {work} ...", flush=True)
+        failed = prepare_base(work, args)
+        steps, wrong = grade_stubs(work, args) if not failed else ([], "")
+        if failed or wrong:
+            print(failed or wrong, file=sys.stderr)
+            return 2
+        keep_base(work)
+        print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
+        grades = []
+        for number, submission in enumerate(class_, 1):
+            if submission.reason:
+                grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
+            else:
+                fresh_tree(work, submission.files)
+                grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args)
+            grades.append(grade)
+            gradebook.write_student(out, grade, steps)
+            gradebook.write_atomically(out / "grades.csv", gradebook.csv_text(grades, steps))
+            total = sum(worth for _, worth in steps)
+            said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
+            print(f"[{number}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)", flush=True)
+    finally:
+        if not args.work:  # a temporary folder goes, whatever happened
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"graded {len(grades)} submissions in {time.monotonic() - start:.0f} s: {out / 'grades.csv'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

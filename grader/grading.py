@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""The grading engine: builds the tests of each lesson and backend on their own, runs them, and
+scores them per lesson: what passes under each backend, the points, and why the failures fail.
+Used by the student's command (lessons/grade.py) and by the class grader (grader/grade_class.py),
+in the same process: `grade_build(build_dir, ...)`.
+Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step run on the CPU
+execution layer (backend cudasim; a test counts only if it passes under every thread order:
+forward, reverse and random); a lesson whose CUDA exercise has several steps (lessons.json's
+cuda_steps: lesson 8's atomic and deterministic backward) shares the 5 points between them, one
+row each. Each step is scaled by the share of its tests that pass (in an instructor's build with hidden
+tests, -DANDREA_HIDDEN_SEED=N, half by the public tests' share and half by the hidden tests',
+prefix LNN-backend-hidden/); a kernel that reads or writes
+outside its arrays, or races (the CPU layer's racecheck), scores 0 for its step, the report first. The GPU column (backend
+gpu) is for information only and never counts toward the points: where no GPU is present
+(no /dev/nvidia0 or /dev/dxg) it reads "skipped" and its programs are neither built nor run.
+
+A lesson's tests on one backend run again only when their programs (or the goldens) changed
+since the last grading of that build: after an edit of lessons/01_lookup/lookup.cpp, the CUDA
+step's programs are the same and their results are taken from build-grade/grade-results.json
+(--rerun runs every selected test again).
+
+Each lesson and backend is built separately (one test program each, linking only that lesson's
+files), so a lesson that does not compile scores 0 for that backend of that lesson only; its
+first compiler error is shown under "what fails and why", and its old test program is deleted
+so that it is never graded. A test passes only by finishing (tests/support/finished.hpp): one
+that ends the program early (exit, abort, a signal), crashes or runs past its time limit (60 s;
+300 s under the sanitize preset) fails, and the report says so. The goldens and the test
+programs must come out of the run as they went in: if a test wrote into them, no points are given.
+"""
+import collections
+import dataclasses
+import functools
+import glob
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+POINTS = {"cpu": 5, "cudasim": 5}  # the gpu column gives no points
+BACKENDS = ("cpu", "cudasim", "gpu")
+PER_COLUMN = 4  # failure lines shown per lesson and backend
+NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
+ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
+MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n\"]*")
+ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
+# The CPU layer's racecheck report (cudasim/tools/race.cpp): the hazard and its two threads.
+RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
+GTEST_FAILURE = re.compile(r"(?:^|: )Failure$")  # "file:line: Failure" (googletest), "Failure" (the scripts)
+SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
+
+
+@dataclasses.dataclass
+class Step:
+    """A graded column: a lesson's C++ step, or one of its CUDA steps, on one backend."""
+    lesson: str
+    backend: str
+    name: str = ""        # "atomic" for one of several CUDA steps, else ""
+    tests: str = ""       # a regex over test names: the tests of this step ("" = the rest)
+
+    @property
+    def key(self) -> str:
+        return f"{self.lesson}-{self.backend}" + (f"-{self.name}" if self.name else "")
+
+
+@functools.cache
+def manifest() -> list:
+    """The lessons, from the one list of them (lessons/lessons.json), read once."""
+    return json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]
+
+
+def titles() -> dict:
+    """L01 -> "lookup"."""
+    return {lesson["label"]: lesson["title"] for lesson in manifest()}
+
+
+def steps_of(lesson: str) -> list:
+    """A lesson's rows: [[its steps on cpu, cudasim, gpu], ...] (one row per CUDA step)."""
+    entry = next((l for l in manifest() if l["label"] == lesson), {})
+    cuda_steps = entry.get("cuda_steps") or [{"name": "", "tests": ""}]
+    rows = []
+    for i, step in enumerate(cuda_steps):
+        rows.append([Step(lesson, "cpu") if i == 0 else None,
+                     Step(lesson, "cudasim", step["name"], step["tests"]),
+                     Step(lesson, "gpu", step["name"], step["tests"])])
+    return rows
+
+
+def belongs(step: Step, test: str) -> bool:
+    """Is this test one of the step's? A step with no pattern takes what the others do not."""
+    if step.tests:
+        return re.search(step.tests, test) is not None
+    others = [s for row in steps_of(step.lesson) for s in row
+              if s and s.backend == step.backend and s.tests]
+    return not any(re.search(s.tests, test) for s in others)
+
+
+def selected(label: str, lesson: str, backend: str) -> bool:
+    """Does ctest's -L label regex pick the tests labelled lesson-backend?"""
+    return not label or re.search(label, f"{lesson}-{backend}") is not None
+
+
+def cache_value(build_dir: pathlib.Path, name: str, default: str = "") -> str:
+    """A variable of the build's CMakeCache.txt."""
+    cache = build_dir / "CMakeCache.txt"
+    text = cache.read_text(errors="replace") if cache.exists() else ""
+    match = re.search(rf"^{name}:\w+=(.*)$", text, re.MULTILINE)
+    return match.group(1) if match else default
+
+
+def first_error(output: str, lessons_dir: pathlib.Path) -> str:
+    """The first compiler or linker error of a build log: "file:line: message", the file named
+    from the lessons folder's parent (lessons/04_position_table/position.cu)."""
+    for line in output.splitlines():
+        match = ERROR.match(line.strip())
+        if match:
+            path, line_no, message = match.group(1), match.group(2) or match.group(3), match.group(4)
+            for base in (lessons_dir.parent, ROOT):
+                try:
+                    path = str(pathlib.Path(path).resolve().relative_to(base))
+                    break
+                except ValueError:
+                    pass
+            return f"{path}:{line_no}: {message}"
+    for line in output.splitlines():
+        if "undefined reference" in line or "error" in line.lower():
+            return line.strip()[:300]
+    return "the build failed (run cmake --build on the grade build to see why)"
+
+
+@functools.cache
+def targets(build_dir: pathlib.Path) -> list:
+    """(lesson, backend, target, executable) of each lesson test program of the build, read once
+    (a class's submissions share one build folder and its list)."""
+    listing = build_dir / "lesson_targets.txt"
+    if not listing.exists():
+        sys.exit(f"no {listing}: configure the grade build first (cmake --preset grade)")
+    return [tuple(line.split(" ", 3)) for line in listing.read_text().splitlines() if line.strip()]
+
+
+def gpu_present() -> bool:
+    """Is there a CUDA device to run the GPU column on? (Its device files: Linux, WSL2.)"""
+    return bool(glob.glob("/dev/nvidia[0-9]*") or os.path.exists("/dev/dxg"))
+
+
+def run_command(command: list) -> tuple:
+    """Runs a command of the grading (cmake --build, ctest): (its status, the first 256 KiB of
+    its output, stdout and stderr together; the rest, such as a flood of compiler errors, is read
+    and dropped). The class grader runs them with a submission's limits instead."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL)
+    kept = bytearray()
+    for chunk in iter(lambda: process.stdout.read(65536), b""):
+        kept += chunk[:max(0, (256 << 10) - len(kept))]
+    process.stdout.close()
+    return process.wait(), kept.decode(errors="replace")
+
+
+def cmake_build(build_dir: pathlib.Path, names: list, runner=run_command) -> tuple:
+    """Runs cmake --build for these targets: (its status, its output)."""
+    jobs = str(max(1, min(os.cpu_count() or 1, 4)))
+    return runner(["cmake", "--build", str(build_dir), "--target", *names, "-j", jobs])
+
+
+def build(build_dir: pathlib.Path, label: str, runner=run_command) -> tuple:
+    """Builds the selected lesson test programs (the GPU column's only where a GPU is present:
+    elsewhere it would be skipped): all at once, and where that fails each on its own, to find
+    those that do not build. Returns the lessons' (lesson, backend) pairs and {(lesson,
+    backend): first error} for those that did not build."""
+    lessons_dir = pathlib.Path(cache_value(build_dir, "ANDREA_LESSONS_DIR", str(ROOT / "lessons")))
+    gpu = gpu_present()
+    entries = targets(build_dir)
+    pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
+    chosen = [entry for entry in entries if selected(label, entry[0], entry[1])
+              and (entry[1] != "gpu" or gpu)]
+    print(f"building {' '.join(sorted({f'{l}-{b}' for l, b, _, _ in chosen}))} ...",
+          file=sys.stderr, flush=True)
+    if not chosen or cmake_build(build_dir, [target for _, _, target, _ in chosen], runner)[0] == 0:
+        return pairs, {}
+    broken = {}
+    for lesson, backend, target, executable in chosen:
+        status, output = cmake_build(build_dir, [target], runner)
+        if status != 0:
+            broken.setdefault((lesson, backend), first_error(output, lessons_dir))
+            pathlib.Path(executable).unlink(missing_ok=True)  # never grade an old program
+    return pairs, broken
+
+
+def protected(build_dir: pathlib.Path) -> dict:
+    """{file: (size, mtime, ctime)} of what the tests must leave as it is: the goldens, the test
+    programs and ctest's lists of their tests. (A write changes the ctime, which no program can
+    set back.)"""
+    source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
+    files = [p for p in (source / "golden").rglob("*") if p.is_file()]
+    for _, _, _, executable in targets(build_dir):
+        program = pathlib.Path(executable)
+        files += [program, *program.parent.glob(f"{program.name}*_tests.cmake")]
+    signature = {}
+    for path in files:
+        try:
+            stat = path.stat()
+            signature[str(path)] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+        except OSError:
+            pass
+    return signature
+
+
+def changed(before: dict, after: dict) -> list:
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+
+
+def run_ctest(build_dir: pathlib.Path, pairs: list, runner=run_command) -> tuple:
+    """Runs the tests of these (lesson, backend) pairs; returns the JUnit file and {test name:
+    ctest's status when it failed}. The builds are done: the build-first fixtures of the grade
+    preset are left out (-FS)."""
+    junit = build_dir / "grade-junit.xml"
+    junit.unlink(missing_ok=True)
+    labels = "^(" + "|".join(f"{lesson}-{backend}" for lesson, backend in pairs) + ")$"
+    command = ["ctest", "--test-dir", str(build_dir), "--output-junit", str(junit), "-j2",
+               "-L", labels, "-FS", ".", "--test-output-size-passed", "4096",
+               "--test-output-size-failed", "65536"]
+    _, output = runner(command)
+    if not junit.exists():
+        sys.exit(f"ctest wrote no results in {build_dir}: configure it first (cmake --preset grade)")
+    # "  12 - L02-cudasim-forward/Norm.Golden (SEGFAULT)"
+    statuses = dict(re.findall(r"^\s*\d+ - (\S+) \((.+)\)\s*$", output, re.MULTILINE))
+    return junit, statuses
+
+
+CACHE = "grade-results.json"  # in the build folder: the last results of each lesson and backend
+
+
+def inputs(build_dir: pathlib.Path, lesson: str, backend: str, entries: list) -> list:
+    """What the results of a lesson's tests on one backend depend on: its test programs, the
+    lists of their tests, the course's programs they run (apps/andrea-*: lesson 10's
+    andrea-embed-parallel), the goldens and the configuration (size and time of each file)."""
+    source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
+    files = [pathlib.Path(e) for l, b, _, e in entries if (l, b) == (lesson, backend)]
+    files += [t for p in list(files) for t in sorted(p.parent.glob(f"{p.name}*_tests.cmake"))]
+    files += sorted(build_dir.glob("apps/andrea-*")) + sorted((source / "golden").rglob("*"))
+    files.append(build_dir / "CMakeCache.txt")
+    signature = []
+    for path in files:
+        try:
+            stat = path.stat()
+            signature.append([str(path), stat.st_size, stat.st_mtime_ns])
+        except OSError:
+            signature.append([str(path), None, None])
+    return signature
+
+
+def load_cache(build_dir: pathlib.Path) -> dict:
+    try:
+        return json.loads((build_dir / CACHE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def save_cache(build_dir: pathlib.Path, cache: dict) -> None:
+    temporary = build_dir / (CACHE + ".tmp")
+    temporary.write_text(json.dumps(cache) + "\n")
+    os.replace(temporary, build_dir / CACHE)
+
+
+def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str, rerun: bool,
+                 runner=run_command) -> tuple:
+    """results[lesson][backend][test] = [(order, status, reason)] of the selected lessons and
+    backends, and the files the tests changed (tampered: no points). The tests of a pair whose
+    programs and goldens are as they were at its last grading are not run again: their results
+    are the cache's (in a class, each submission reuses the stubs' results of the lessons it
+    left alone)."""
+    entries = targets(build_dir)
+    gpu = gpu_present()
+    cache = {} if rerun else load_cache(build_dir)
+    todo, reused, signatures = [], {}, {}
+    for lesson, backend in sorted(set(pairs)):
+        if (not selected(label, lesson, backend) or (lesson, backend) in broken
+                or (backend == "gpu" and not gpu)):
+            continue
+        key = f"{lesson}-{backend}"
+        signatures[key] = inputs(build_dir, lesson, backend, entries)
+        if cache.get(key, {}).get("inputs") == signatures[key]:
+            reused[(lesson, backend)] = cache[key]["results"]
+        else:
+            todo.append((lesson, backend))
+    if reused:
+        print("unchanged since they were last graded, results reused (--rerun runs them): "
+              + " ".join(f"{l}-{b}" for l, b in reused), file=sys.stderr, flush=True)
+    results, tampered = no_results(), []
+    if todo:
+        before = protected(build_dir)
+        junit, statuses = run_ctest(build_dir, todo, runner)
+        tampered = changed(before, protected(build_dir))
+        results = read_results(junit, statuses, cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60"))
+    for (lesson, backend), tests in reused.items():
+        results[lesson][backend] = {test: [tuple(run) for run in runs] for test, runs in tests.items()}
+    fresh = load_cache(build_dir)
+    for lesson, backend in todo:
+        key = f"{lesson}-{backend}"
+        if tampered:  # never keep the results of a run whose tests wrote into the goldens
+            fresh.pop(key, None)
+        else:
+            fresh[key] = {"inputs": signatures[key], "results": results[lesson][backend]}
+    for pair in broken:  # not built: nothing of it is kept
+        fresh.pop(f"{pair[0]}-{pair[1]}", None)
+    save_cache(build_dir, fresh)
+    return results, tampered
+
+
+def clean(text: str) -> str:
+    """One line: no gtest byte dumps ("16-byte object <D0-4B ...>"), single spaces."""
+    text = re.sub(r"\d+-byte object <[0-9A-Fa-f \-]*>,?\s*", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def shorten(text: str, limit: int = 600) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+def why(output: str) -> str:
+    """The message a student needs: not implemented, the exception's own text, the failed
+    assertion's explanation (or the memory-error report inside it); "" if none is found."""
+    flat = clean(output)
+    stub = re.search(r'description "([^"]*not implemented yet[^"]*)"', flat)
+    if stub:
+        return stub.group(1).rstrip(".")
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
+        if not GTEST_FAILURE.search(line) and "C++ exception" not in line:
+            continue
+        block = [line]
+        for l in lines[i + 1:]:
+            if l.startswith("[  FAILED") or l.startswith("[       OK") or GTEST_FAILURE.search(l):
+                break
+            block.append(l)
+        detail = clean(" ".join(block))
+        thrown = re.search(r'description "(.*)" thrown in the test body', detail)
+        if thrown:
+            return shorten(thrown.group(1))
+        expected = re.search(r"Expected: throws an exception which is an? (.*?) Actual: (.*)$", detail)
+        if expected:  # EXPECT_INPUT_ERROR: say what was expected, then what happened
+            actual = re.sub(r'^throws (\S+) with description "(.*)"\.?$', r"threw \1: \2",
+                            expected.group(2))
+            return shorten(f"{actual} (expected {expected.group(1)})")
+        explained = re.search(r"Actual: false \((.*?)\) Expected: true", detail)
+        if explained:
+            return shorten(explained.group(1))
+        detail = re.sub(r"^.*?Failure ", "", detail)
+        return shorten(detail)
+    return ""
+
+
+def failure_reason(status: str, output: str, timeout: str) -> str:
+    """Why a failed test failed: its time limit, the memory-error report, the program ended
+    before the test finished (the supervisor's line), a crash, or the assertion's message."""
+    said = why(output)
+    memcheck = MEMORY_ERROR.search(output)
+    if memcheck:  # the report alone: the launch check's exception repeats it
+        said = clean(memcheck.group(0))
+    race = RACE.search(output)
+    if race and not memcheck:  # the report alone: it explains the wrong values
+        first, *threads = [line.strip() for line in race.group(0).splitlines()]
+        said = clean(f"{first} {' and '.join(threads)}")
+    if status.lower() == "timeout":
+        return f"timed out ({timeout} s limit)" + (f": {said}" if said else "")
+    ended = ENDED_EARLY.search(output)
+    if ended:  # the last word of the test program, written by its parent, not by the exercise
+        return ended.group(1) + (f" | {said}" if said else "")
+    if status not in ("Failed", ""):
+        return f"crashed ({status})" + (f": {said}" if said else "")
+    return said or "failed (see ctest --preset grade --output-on-failure)"
+
+
+def profile(build_dir: pathlib.Path, label: str) -> int:
+    """--profile: runs the CUDA step's tests of the selected lessons (backend cudasim) under the
+    CPU execution layer's profile tool and prints each launch's memory traffic: requests,
+    sectors, bank conflicts, DRAM bytes (cudasim/README.md, "Measuring a kernel"). No points.
+    memcheck runs too: a profile of a kernel that writes out of bounds says so."""
+    chosen = [t for t in targets(build_dir) if t[1] == "cudasim" and selected(label, t[0], t[1])]
+    if not chosen:
+        print(f"grade.py --profile: no CUDA step matches -L {label or '(all)'}: the profile is of "
+              "a lesson's cudasim tests, e.g. -L L01", file=sys.stderr)
+        return 2
+    for lesson, backend, target, executable in chosen:
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", target], check=True,
+                       stdout=subprocess.DEVNULL)
+        done = subprocess.run([executable],
+                              env={**os.environ, "CUDASIM_TOOLS": "profile,memcheck"},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
+        for out in done.stdout.splitlines():  # the test names and the reports
+            error = MEMORY_ERROR.search(out)
+            if out.startswith("[ RUN      ]"):
+                print(f"\n{lesson} {out[13:]}")
+            elif error:
+                print(f"  {clean(error.group(0))}")
+            elif out.startswith(("profile:", "  ")):
+                print(out)
+        if done.returncode != 0:
+            print(f"\n{lesson}: its tests fail (exit status {done.returncode}): the figures above "
+                  f"are of a kernel that is not right; python3 lessons/grade.py -L {lesson} says why")
+    return 0
+
+
+def no_results() -> dict:
+    return collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+
+
+def read_results(junit: pathlib.Path, statuses: dict, timeout: str) -> dict:
+    """results[lesson][backend][test] = [(order, status, reason)], one per thread order."""
+    results = no_results()
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name = case.get("name", "")
+        match = NAME.match(name)
+        if not match:
+            continue
+        lesson, backend, order, test = match.groups()
+        output = case.findtext("system-out") or ""
+        skipped = case.find("skipped")
+        if skipped is not None or case.get("status") == "notrun":
+            status, reason = "skipped", (skipped.get("message", "") if skipped is not None else "")
+        elif case.find("failure") is not None or case.get("status") == "fail":
+            status, reason = "fail", failure_reason(statuses.get(name, "Failed"), output, timeout)
+        else:
+            status, reason = "pass", ""
+        results[lesson][backend][test].append((order or "", status, reason))
+    return results
+
+
+def column(step: Step, results: dict, broken: dict) -> tuple:
+    """(cell text, share of the step's points, [(test, orders that failed, reason)], tests
+    passed (under every order), tests)."""
+    if (step.lesson, step.backend) in broken:
+        reason = broken[(step.lesson, step.backend)]
+        text = "not built" if reason.startswith("not built") else "does not compile"
+        return text, 0.0, [("", [], reason)], 0, 0
+    tests = {t: runs for t, runs in results[step.lesson][step.backend].items() if belongs(step, t)}
+    if not tests:
+        return "-", 0.0, [], 0, 0
+    if all(s == "skipped" for runs in tests.values() for _, s, _ in runs):
+        return "skipped", 0.0, [], 0, len(tests)
+    # A test skipped under every order (mpirun absent, with its reason) neither counts nor costs.
+    tests = {t: runs for t, runs in tests.items() if any(s != "skipped" for _, s, _ in runs)}
+    passed = [t for t, runs in tests.items() if all(s == "pass" for _, s, _ in runs)]
+    failures = []
+    for test, runs in tests.items():
+        failed = [(o, r) for o, s, r in runs if s == "fail"]
+        if failed:
+            orders = [o for o, _ in failed] if len(runs) > 1 and len(failed) < len(runs) else []
+            failures.append((test, orders, failed[0][1]))
+    counts = (len(passed), len(tests))
+    if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
+        return ("not implemented", 0.0, failures, *counts)
+    if any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
+        return ("memory error", 0.0, failures, *counts)
+    if any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
+        return ("race", 0.0, failures, *counts)
+    hidden = {t for t, runs in tests.items() if runs[0][0] == "hidden"}  # LNN-backend-hidden/
+    groups = [g for g in (set(tests) - hidden, hidden) if g]
+    share = sum(len(g.intersection(passed)) / len(g) for g in groups) / len(groups)
+    return (f"{len(passed)}/{len(tests)} pass", share, failures, *counts)
+
+
+def explain(step: Step, text: str, failures: list) -> list:
+    """The report's lines for one column: one per distinct reason, the serious ones first."""
+    where = step.key
+    if text == "does not compile":
+        return [f"  {where} does not compile: {failures[0][2]}"]
+    if text == "not built":
+        return [f"  {where} {failures[0][2]}"]
+    by_reason = collections.defaultdict(list)  # one line per distinct reason and orders
+    for test, orders, reason in failures:
+        by_reason[(reason, tuple(orders))].append(test)
+    # Memory errors, crashes, early ends and time-outs first: they explain the wrong values.
+    lines = sorted(by_reason.items(), key=lambda item: not SERIOUS.search(item[0][0]))
+    report = []
+    for (reason, orders), tests in lines[:PER_COLUMN]:
+        more = f" (+{len(tests) - 1} more tests)" if len(tests) > 1 else ""
+        under = f" [fails in thread order {', '.join(orders)} only]" if orders else ""
+        report.append(f"  {where} {tests[0]}{more}{under}: {reason}")
+    if len(lines) > PER_COLUMN:
+        rest = sum(len(tests) for _, tests in lines[PER_COLUMN:])
+        report.append(f"  {where} ... and {rest} more failing tests: "
+                      f"ctest --preset grade -L {step.lesson}-{step.backend} --output-on-failure")
+    return report
+
+
+def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) -> dict:
+    """The table, the report and the graded steps (for --json and the class grader)."""
+    names = titles()
+    lessons = sorted({lesson for lesson, _ in pairs} | set(results))
+    table = [f"{'lesson':<30} {'C++':<18} {'CUDA on CPU':<18} {'GPU':<18} {'points':>7}"]
+    report, graded = [], []
+    total = possible = 0.0
+    if tampered:
+        report.append("  the goldens or the test programs changed while the tests ran (a test wrote "
+                      f"into {tampered[0]}"
+                      + (f" and {len(tampered) - 1} more files" if len(tampered) > 1 else "")
+                      + "): no points are given; restore them (git checkout golden/, rebuild) and grade again")
+    for lesson in lessons:
+        rows = steps_of(lesson)
+        for number, row in enumerate(rows):
+            cells, points, worth = [], 0.0, 0.0
+            for step in row:
+                if step is None:
+                    cells.append("")
+                    continue
+                if not selected(label, lesson, step.backend):
+                    cells.append("(not graded)")
+                    continue
+                if step.backend == "gpu" and (lesson, "gpu") in pairs and not gpu_present():
+                    cells.append("skipped")  # no GPU here: neither built nor run
+                    continue
+                text, share, failures, passed, tests = column(step, results, broken)
+                cells.append(text)
+                if step.backend in POINTS:
+                    step_worth = POINTS[step.backend] / (len(rows) if step.backend != "cpu" else 1)
+                    step_points = 0.0 if tampered else step_worth * share
+                    points, worth = points + step_points, worth + step_worth
+                    graded.append({"key": step.key, "name": step_title(step, names),
+                                   "points": step_points, "max_points": step_worth,
+                                   "passed": passed, "tests": tests,
+                                   "reason": first_reason(failures)})
+                report += explain(step, text, failures)
+            if all(c in ("", "(not graded)") for c in cells):
+                continue
+            total, possible = total + points, possible + worth
+            title = names.get(lesson, "") + (f" ({row[1].name})" if row[1].name else "")
+            score = f"{points:>4.1f}/{worth:g}" if worth else "     -"
+            table.append(f"{lesson} {title:<26} {cells[0]:<18} {cells[1]:<18} {cells[2]:<18} {score}")
+    if possible:
+        table.append(f"{'total':<87} {total:>4.1f}/{possible:g}")
+    else:
+        table.append("total: no points in this selection (the GPU column never counts)")
+    text = "\n".join(table) + "\n"
+    if report:
+        text += "\nwhat fails and why (first failure of each kind):\n" + "\n".join(report) + "\n"
+    return {"steps": graded, "report": text}
+
+
+def first_reason(failures: list) -> str:
+    """The reason a step lost points: the first serious one (a write into the goldens, a memory
+    error, a crash...), else the first failure's."""
+    serious = [r for _, _, r in failures if SERIOUS.search(r)]
+    return (serious or [r for _, _, r in failures] or [""])[0]
+
+
+def step_title(step: Step, names: dict) -> str:
+    kind = "C++ step" if step.backend == "cpu" else "CUDA step"
+    return f"{step.lesson} {names.get(step.lesson, '')}, {kind}" + (f": {step.name}" if step.name else "")
+
+
+def grade_build(build_dir: pathlib.Path, label: str = "", rerun: bool = False,
+                no_build: bool = False, runner=run_command) -> dict:
+    """Builds (unless no_build) the selected lesson test programs of a grade build, runs their
+    tests and grades them: {"steps": [...], "report": text}. runner runs each command (cmake
+    --build, ctest): run_command, or the class grader's, with a submission's limits."""
+    if no_build:
+        entries = targets(build_dir)
+        pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
+        broken = {(lesson, backend): "not built (grade without --no-build to see why)"
+                  for lesson, backend, _, executable in entries
+                  if not pathlib.Path(executable).exists()}
+    else:
+        pairs, broken = build(build_dir, label, runner)
+    results, tampered = test_results(build_dir, pairs, broken, label, rerun, runner)
+    return grade(pairs, broken, results, label, tampered)
+
+
+def unknown_label(build_dir: pathlib.Path, label: str) -> str:
+    """"" when -L label picks a step of the build, else what to say."""
+    if label and (build_dir / "lesson_targets.txt").exists() and not any(
+            selected(label, lesson, backend) for lesson, backend, _, _ in targets(build_dir)):
+        return (f"-L {label} matches no lesson's step; the labels are LNN, LNN-cpu, LNN-cudasim, "
+                "LNN-gpu (lessons/lessons.json)")
+    return ""

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Makes each lesson's exercise files from the finished solutions.
+
+The solutions live in reference/<piece>.cpp (C++ step) and cuda/<piece>.cu
+(CUDA step). Code between `// BEGIN SOLUTION` and `// END SOLUTION` is the
+student's work; what the stub keeps in its place depends on where the markers are:
+  - at namespace level (helpers): removed, with a `// TODO` naming what the
+    solution defines there and how many lines it takes;
+  - inside a `__global__` or `__device__` function (a kernel body): the
+    signature stays, the body becomes `// TODO: about N lines`;
+  - inside a host function: `throw NotImplemented("<lesson>/<file>", "<function>");`
+    (the whole body is the exercise, as in the C++ steps);
+  - `// BEGIN SOLUTION (launch)` inside a host function: the launch lines become
+    `// TODO: launch ... (about N lines)`; the validation, allocation and copy
+    lines around them stay.
+A public host function (outside `namespace {`) whose body is kept, in part or
+whole, starts with `throw NotImplemented(...)` in the stub: every test reports
+"not implemented" until the student deletes that line.
+Everything else (includes, signatures, doc comments) is copied as it is, so the
+exercises cannot drift from the solutions: CI runs `--check`.
+N counts the non-blank lines between the markers.
+
+  make_exercises.py                  write lessons/NN_*/<piece>.{cpp,cu} (stubs)
+  make_exercises.py --check          exit 1 if the committed stubs differ
+  make_exercises.py --solutions DIR  write a lessons tree holding the solutions
+                     [--only 01_lookup,02_norm]  ... for these lessons only
+                                                 (stubs for the others)
+  make_exercises.py --release DIR    write the student release: a new git repository without
+                                     the solutions or the hidden tests (grader/release/release.py),
+                                     then check that no line of a solution is in it
+"""
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# lesson folder -> its pieces (lesson 7 has two: one file per idea), from the one list of lessons.
+LESSONS = {lesson["folder"]: lesson["pieces"]
+           for lesson in json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]}
+BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION( \(launch\))?\s*$")
+END = re.compile(r"^\s*// END SOLUTION\s*$")
+FUNCTION = re.compile(r"^[A-Za-z_].*?\b(\w+)\(")  # a definition starts in column 0
+ONE_LINE = re.compile(r"^(.*\)\s*(?:const\s*)?\{)(.+)\}\s*$")  # a definition on one line
+CONSTANT = re.compile(r"^constexpr\s+\w+\s+(\w+)\s*=")
+NOT_A_FUNCTION = ("namespace", "ANDREA_", "#", "constexpr", "using", "}", "//")
+
+
+def about(lines: list) -> str:
+    n = sum(1 for line in lines if line.strip())
+    return f"about {n} line{'s' if n != 1 else ''}"
+
+
+def defined(lines: list) -> str:
+    """ " (add, threads_for)": the names a namespace-level solution defines."""
+    names = []
+    for line in lines:
+        match = CONSTANT.match(line) or (FUNCTION.match(line) if not line.startswith(NOT_A_FUNCTION) else None)
+        if match and match.group(1) not in names:
+            names.append(match.group(1))
+    return f" ({', '.join(names)})" if names else ""
+
+
+def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
+    exercise = f"{lesson}/{pathlib.Path(source).name}"
+    out = []
+    function, kernel, public = None, False, False  # the function being read
+    body_at, has_body_solution = None, False       # where its body starts in `out`
+    anonymous = False                              # inside `namespace {`
+    region, launch, indent = None, False, ""       # the solution lines being read
+
+    def close_function():
+        # A public function whose body is kept (in part) throws until the student is done.
+        if public and body_at is not None and not has_body_solution and not keep_solution:
+            out[body_at:body_at] = [
+                f"  // TODO(lesson {lesson}): write the kernel and its launch; then delete the next line.\n",
+                f'  throw NotImplemented("{exercise}", "{function}");\n']
+
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        begin = BEGIN.match(line)
+        if begin:
+            if region is not None:
+                sys.exit(f"{source}:{number}: nested BEGIN SOLUTION")
+            region, indent, launch = [], begin.group(1), bool(begin.group(2))
+            if launch and (not indent or kernel):
+                sys.exit(f"{source}:{number}: BEGIN SOLUTION (launch) belongs in a host function body")
+            continue
+        if END.match(line):
+            if region is None:
+                sys.exit(f"{source}:{number}: END SOLUTION without BEGIN")
+            if keep_solution:
+                out.extend(region)
+            elif not indent:
+                out.append(f"// TODO: helpers{defined(region)}, {about(region)} in the solution.\n")
+            elif kernel:
+                out.append(f"{indent}// TODO: {about(region)} (the body of {function}).\n")
+            elif launch:
+                out.append(f"{indent}// TODO: launch the kernel here, {about(region)}.\n")
+            else:
+                has_body_solution = True
+                out.append(f"{indent}// TODO(lesson {lesson}): write {function}() here.\n")
+                out.append(f'{indent}throw NotImplemented("{exercise}", "{function}");\n')
+            region = None
+            continue
+        if region is not None:
+            region.append(line)
+            continue
+        if line.startswith("namespace {"):
+            anonymous = True
+        elif line.startswith("}  // namespace") and anonymous:
+            anonymous = False
+        match = FUNCTION.match(line)
+        if match and not line.startswith(NOT_A_FUNCTION):
+            close_function()
+            function, kernel = match.group(1), "__global__" in line or "__device__" in line
+            public, body_at, has_body_solution = not anonymous and not kernel, None, False
+        one_line = ONE_LINE.match(line) if match and public and not keep_solution else None
+        if one_line:  # `float dot(u, v) { return pair(u, v).dot; }`: the throw needs lines of its own
+            out.extend([one_line.group(1) + "\n", f"  {one_line.group(2).strip()}\n", "}\n"])
+            body_at = len(out) - 2
+            continue
+        out.append(line)
+        if function and body_at is None and line.rstrip().endswith("{"):
+            body_at = len(out)
+    close_function()
+    if region is not None:
+        sys.exit(f"{source}: BEGIN SOLUTION without END")
+    return "".join(out)
+
+
+def banner(lesson: str, source: str, header: str) -> str:
+    return (f"// Lesson {lesson}: exercise, generated from {source}\n"
+            f"// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the\n"
+            f"// `throw NotImplemented(...)` lines; the contract is in {header}.\n"
+            f"// Grade it: python3 lessons/grade.py -L L{lesson[:2]}\n")
+
+
+def files_for(lesson: str, pieces: list, solution: bool) -> dict:
+    result = {}
+    for folder, ext in (("reference", "cpp"), ("cuda", "cu")):
+        for one in pieces:  # a lesson may hold several pieces
+            source = f"{folder}/{one}.{ext}"
+            text = strip((ROOT / source).read_text(), lesson, source, solution)
+            if not solution:
+                text = banner(lesson, source, f"{folder}/{one}.hpp") + text
+            result[f"{lesson}/{one}.{ext}"] = text
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--solutions", metavar="DIR")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--release", metavar="DIR")
+    args = parser.parse_args()
+
+    if args.release:
+        sys.path.insert(0, str(ROOT / "grader" / "release"))
+        import release
+        if stubs() != 0:  # a release holds the stubs as the solutions make them
+            return 1
+        count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT))
+        print(f"wrote {count} files into {args.release} (a git repository of one commit)")
+        return release.check(ROOT, pathlib.Path(args.release))
+
+    if args.solutions:
+        only = set(filter(None, args.only.split(","))) or set(LESSONS)
+        unknown = only - set(LESSONS)
+        if unknown:
+            sys.exit(f"unknown lesson(s) {sorted(unknown)}: known {list(LESSONS)}")
+        out = pathlib.Path(args.solutions)
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(ROOT / "lessons", out)
+        for lesson, pieces in LESSONS.items():
+            for name, text in files_for(lesson, pieces, lesson in only).items():
+                (out / name).write_text(text)
+        print(f"wrote the solutions of {sorted(only)} into {out}")
+        return 0
+
+    return stubs(write=not args.check)
+
+
+def stubs(write: bool = False) -> int:
+    """Compares the committed stubs with the solutions (or writes them): 1 if they differ."""
+    drift = []
+    for lesson, pieces in LESSONS.items():
+        for name, text in files_for(lesson, pieces, solution=False).items():
+            path = ROOT / "lessons" / name
+            if not write:
+                if not path.exists() or path.read_text() != text:
+                    drift.append(name)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+    if drift:
+        print("exercise files out of date with reference/ and cuda/ (run grader/release/make_exercises.py):")
+        print("\n".join("  lessons/" + name for name in drift))
+        return 1
+    print("exercise files " + ("written" if write else "match the solutions"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

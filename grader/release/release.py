@@ -1,0 +1,147 @@
+"""The student release: a new git repository (one commit, no history) holding what a course
+hands out — the exercise files in lessons/, the public tests, the goldens, the READMEs, the core,
+the CPU execution layer and the grader — and no solution: the graded pieces of reference/ and
+cuda/ are left out (a build of the release takes each piece from lessons/), and so are the
+course's own tools that read them.
+
+`leaks(release, secret_lines(root, solutions))` lists every line of a solution found in the
+release: the check CI runs on it.
+"""
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+# What a release leaves out besides the solutions, whole folders: the hidden tests (the
+# instructor's), the tools that make and check the release from the solutions (this folder: the
+# stub maker, the planted bugs, the grader's self-test), CI, and the benchmarks (their fast
+# variants are solutions too).
+LEFT_OUT = ("tests/hidden/", "grader/release/", ".ci/", "bench/")
+BEGIN = re.compile(r"^\s*// BEGIN SOLUTION")
+END = re.compile(r"^\s*// END SOLUTION")
+TRIVIAL = re.compile(r"^[\s{}();,\[\]]*$|^(return|break|continue|else|#)\b")
+MIN_CHARS = 16  # a solution line shorter than this ("++i;", "} else {") says nothing of the answer
+
+
+def tracked(root: pathlib.Path) -> list:
+    """The course's files: tracked, and new files git does not ignore."""
+    done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+                           "--exclude-standard"], stdout=subprocess.PIPE, check=True)
+    return sorted({name for name in done.stdout.decode().split("\0") if name})
+
+
+def normal(line: str) -> str:
+    return " ".join(line.split())
+
+
+def regions(text: str):
+    """(inside a solution region?, line) for each line of a source."""
+    inside = False
+    for line in text.splitlines():
+        if BEGIN.match(line):
+            inside = True
+        elif END.match(line):
+            inside = False
+        else:
+            yield inside, line
+
+
+def read_text(path: pathlib.Path):
+    try:
+        return path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError):
+        return None
+
+
+def secret_lines(root: pathlib.Path, solutions: list) -> dict:
+    """{normalised line: "source:line"} for each line of a solution (between the markers) that
+    says something (not a brace, a return, a line under MIN_CHARS) and that the course's public
+    code does not hold anyway: outside the markers, in any file (a validation call the exercise
+    keeps, a loop header a test also writes, the reduction cuda/block_reduce.cuh shares)."""
+    public, found = set(), {}
+    for name in tracked(root):
+        text = read_text(root / name)
+        if text is not None:
+            public.update(normal(line) for inside, line in regions(text) if not inside)
+    for name in solutions:
+        for number, (inside, line) in enumerate(regions((root / name).read_text()), 1):
+            text = normal(line)
+            if inside and len(text) >= MIN_CHARS and not TRIVIAL.match(text) and text not in public:
+                found.setdefault(text, name)
+    return found
+
+
+def write(root: pathlib.Path, out: pathlib.Path, solutions: list) -> int:
+    """Writes the release of the course at root into out (which must not exist, or be empty).
+    solutions: the graded sources (reference/<piece>.cpp, cuda/<piece>.cu), relative to root.
+    Returns the number of files written."""
+    if out.exists() and any(out.iterdir()):
+        raise SystemExit(f"{out} is not empty: the release is written into a new folder")
+    left_out = set(solutions)
+    names = [name for name in tracked(root)
+             if name not in left_out and not name.startswith(LEFT_OUT) and (root / name).is_file()]
+    for name in names:
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, target)
+    git = ["git", "-C", str(out), "-c", "user.name=andrea-embeddings", "-c",
+           "user.email=course@andrea-embeddings.invalid", "-c", "init.defaultBranch=main"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "The exercises of andrea-embeddings"], check=True)
+    return len(names)
+
+
+def leaks(release: pathlib.Path, solutions: dict) -> list:
+    """["file:line: text (from source:line)"] for each solution line found in the release."""
+    found = []
+    for path in sorted(release.rglob("*")):
+        if ".git" in path.relative_to(release).parts or not path.is_file():
+            continue
+        text = read_text(path)
+        if text is None:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            source = solutions.get(normal(line))
+            if source:
+                found.append(f"{path.relative_to(release)}:{number}: {normal(line)} (from {source})")
+    return found
+
+
+def solutions_of(root: pathlib.Path) -> list:
+    """The graded sources of the course, from lessons/lessons.json: reference/<piece>.cpp and
+    cuda/<piece>.cu of every piece."""
+    lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
+    return [f"{folder}/{piece}.{ext}" for lesson in lessons for piece in lesson["pieces"]
+            for folder, ext in (("reference", "cpp"), ("cuda", "cu"))]
+
+
+def main() -> int:
+    """python3 grader/release/release.py --check DIR: exit 1, listing them, if DIR holds a line of a
+    solution or the hidden tests."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--check", metavar="DIR", required=True)
+    args = parser.parse_args()
+    root = pathlib.Path(__file__).resolve().parents[2]
+    return check(root, pathlib.Path(args.check))
+
+
+def check(root: pathlib.Path, release: pathlib.Path) -> int:
+    problems = leaks(release, secret_lines(root, solutions_of(root)))
+    problems += [f"{name}: a solution file" for name in solutions_of(root) if (release / name).exists()]
+    problems += [f"{release / 'tests' / 'hidden'}: the hidden tests"] if (release / "tests" / "hidden").exists() else []
+    history = subprocess.run(["git", "-C", str(release), "rev-list", "--count", "HEAD"],
+                             stdout=subprocess.PIPE, text=True, check=False).stdout.strip()
+    if history != "1":
+        problems.append(f"{release}: a git repository of one commit expected, found {history or 'none'}")
+    for problem in problems:
+        print(f"release: {problem}")
+    print(f"release {release}: " + ("no solution in it" if not problems else f"{len(problems)} problems"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

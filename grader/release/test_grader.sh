@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# Tests the grader itself (CI runs it). One build of the course serves every case: the class
+# grader builds the student release once, with its stubs, and each submission then recompiles
+# only the exercise files it holds.
+#   1. the student release (make_exercises.py --release): no line of a solution in it, no
+#      tests/hidden, one commit; a solution line planted in a copy is found
+#   2. one class, graded on the release (grader/grade_class.py), its submissions made here from the
+#      solutions:
+#        the release's stubs -> 0 (the class grader refuses to go on otherwise)
+#        full marks, partial, a compile error, a hang (at ANDREA-120M's size only: one test runs
+#          into its time limit) -> grades.csv and their results.json as
+#          grader/release/test_grader/ holds them, byte for byte but for the times
+#        deliberate bugs in the solutions -> the right tests fail, with a useful message:
+#          the batch index used as the position (cuda/combine.cu, lesson 5)
+#          a reduction missing its __syncthreads (cuda/norm.cu, lesson 2)
+#          a kernel without its bounds guard (cuda/lookup.cu, lesson 1): the memcheck report, 0
+#          a compile error (cuda/position.cu, lesson 4): 0 for that step only, the compiler's
+#          message shown; the other lessons keep their marks
+#          RoPE pairs (i, i + d/2) taken for (2i, 2i + 1) (reference/rope.cpp, lesson 7)
+#          sin and cos swapped in the sinusoidal table (cuda/sinusoidal.cu, lesson 7)
+#          a plain += instead of atomicAdd (cuda/backward.cu, lesson 8): the racecheck report
+#          the output row's gradient multiplied by itself, not the centre row (reference/training.cpp, lesson 9)
+#          another rank's rows left unwritten by the masked lookup (cuda/vocab_parallel.cu, lesson 10)
+#        exercises that end the test program early (exit(0), _exit(0), abort(),
+#          kill(getpid(), SIGKILL)), print fake googletest output, or write into golden/
+#          -> caught, with the message (the sandbox refuses the write, and the report and the
+#          CSV say so)
+#        a build that fills the disk (a 600 MiB array) -> stopped, 0 with the reason
+#        bad submissions: an empty folder, a plain file, no exercise files, a link out of its
+#          folder, two students of one name -> 0 with the reason; a name with spaces and
+#          non-ASCII letters is graded
+#        an unwritable results folder -> a clear message
+#   3. the student's loop in the class's last build (grade.py without --class, no sandbox):
+#      the same code graded again gets the same score, run again (--rerun) or its results
+#      reused (programs unchanged); a label selects lessons and backends;
+#      ctest never runs a program older than its sources; a test that writes into golden/ or
+#      into the build tree gets no points
+# Usage: grader/release/test_grader.sh [work-dir]   (CPU backends only; ANDREA_UPDATE_EXPECTED=1
+# rewrites grader/release/test_grader/ from this run)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${1:-$(mktemp -d)}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+chmod 755 "$work"  # the class grader runs the tests as nobody when run as root
+expected=$root/grader/release/test_grader
+failures=0
+passes=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { passes=$((passes + 1)); }
+expect() {  # expect FILE PATTERN WHAT
+  if grep -Eq -- "$2" "$1"; then pass; else fail "$3: no /$2/ in $1"; fi
+}
+plant() {  # plant FILE SED-SCRIPT MARK: edit a copy of a solution, and check the edit took
+  sed -i "$2" "$1"
+  grep -q -- "$3" "$1" || fail "could not plant '$3' in $1"
+}
+started=$SECONDS
+full=$(python3 -c 'import json, sys; print(10 * len(json.load(open(sys.argv[1]))["lessons"]))' \
+  "$root/lessons/lessons.json")
+
+echo "== 1. the student release"
+release=$work/release
+rm -rf "$release" "$work/leaky"
+python3 "$root/grader/release/make_exercises.py" --release "$release" | tail -1
+[ ! -e "$release/tests/hidden" ] && [ ! -e "$release/reference/lookup.cpp" ] && pass ||
+  fail "the release holds the hidden tests or a solution file"
+cp -r "$release" "$work/leaky"
+grep -m1 "static_cast<double>(x) \* x" "$root/reference/norm.cpp" >> "$work/leaky/apps/ids_input.cpp"
+if python3 "$root/grader/release/release.py" --check "$work/leaky" > "$work/leaky.txt"; then
+  fail "a solution line planted in the release was not found"
+else
+  expect "$work/leaky.txt" "apps/ids_input.cpp:[0-9]+: .*\(from reference/norm.cpp\)" "the planted line, named"
+fi
+
+echo "== 2. a class, graded on the release"
+python3 "$root/grader/release/make_exercises.py" --solutions "$work/solutions" >/dev/null
+in=$work/submissions
+rm -rf "$in" "$work/results"
+mkdir -p "$in"
+copy() {  # copy STUDENT LAYOUT FILE...: solution files into a submission (lessons|folder|flat)
+  local student=$1 layout=$2 file
+  shift 2
+  for file in "$@"; do
+    case $layout in
+      lessons) mkdir -p "$in/$student/lessons/$(dirname "$file")"; cp "$work/solutions/$file" "$in/$student/lessons/$file" ;;
+      folder) mkdir -p "$in/$student/$(dirname "$file")"; cp "$work/solutions/$file" "$in/$student/$file" ;;
+      flat) mkdir -p "$in/$student"; cp "$work/solutions/$file" "$in/$student/" ;;
+    esac
+  done
+}
+all=$(cd "$work/solutions" && ls [0-9][0-9]_*/*.cpp [0-9][0-9]_*/*.cu)
+# shellcheck source=grader/release/planted_bugs.sh
+source "$root/grader/release/planted_bugs.sh"  # make_submission, plant_edge_bugs, expect_edge_bugs
+for kind in full partial compile-error hang; do make_submission $kind "$work/solutions" "$in/$kind"; done
+copy disk flat 01_lookup/lookup.cpp  # a 600 MiB object file: stopped by the class's --disk-limit
+echo 'char andrea_fills_the_disk[600 << 20] = {1};  // BUG: fills the disk' >> "$in/disk/lookup.cpp"
+
+# shellcheck disable=SC2086
+copy wrong lessons $all
+w=$in/wrong/lessons
+plant "$w/05_combine/combine.cu" 's|const std::int64_t t = r % n;  // the position inside the sequence|const std::int64_t t = r / n;  // BUG: the batch index|' "BUG: the batch index"
+sed -i '/if (tid < active) partial\[tid\] += partial\[tid + active\];/{n;d}' "$w/02_norm/norm.cu"
+[ "$(grep -c "__syncthreads" "$w/02_norm/norm.cu")" -lt "$(grep -c "__syncthreads" "$work/solutions/02_norm/norm.cu")" ] ||
+  fail "could not plant the missing barrier"
+plant "$w/01_lookup/lookup.cu" 's|  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst\[c\] = src\[c\];|  dst[threadIdx.x] = src[threadIdx.x];  // BUG: no bounds guard|' "BUG: no bounds guard"
+plant "$w/04_position_table/position.cu" '0,/^__global__/s//int planted_error = ;  \/\/ BUG: does not compile\n__global__/' "BUG: does not compile"
+plant "$w/10_vocab_parallel/vocab_parallel.cu" 's|dst\[c\] = mine ? wte_shard\[local \* d + c\] : 0.0f;  // 64-bit offsets|if (mine) dst[c] = wte_shard[local * d + c];  // BUG: zeros never written|' "BUG: zeros never written"
+plant "$w/07_position_schemes/rope.cpp" 's/2 \* i + 1/i + d \/ 2/g; s/(r, 2 \* i)/(r, i)/g' "x(r, i + d / 2)"
+plant "$w/07_position_schemes/sinusoidal.cu" 's/make_float2(static_cast<float>(sin(angle)), static_cast<float>(cos(angle)))/make_float2(static_cast<float>(cos(angle)), static_cast<float>(sin(angle)))/' \
+  "make_float2(static_cast<float>(cos(angle))"
+plant "$w/08_backward/backward.cu" 's|  atomicAdd(&dwte\[id \* d + c\], dout\[i\]);|  dwte[id * d + c] += dout[i];  // BUG: not atomic|' "BUG: not atomic"
+plant "$w/09_training/training.cpp" 's|dv\[c\] = g \* u\[c\];   // d(u . v)/dv = u|dv[c] = g * v[c];  // BUG: v, not u|' "BUG: v, not u"
+
+# Boundary slips and wrong-row bugs (grader/release/planted_bugs.sh): lessons 9 and 10, in a tree of
+# their own (the "wrong" tree plants other bugs on the same lines).
+# shellcheck disable=SC2086
+copy edges lessons $all
+plant_edge_bugs "$in/edges/lessons"
+
+# Each C++ step of lessons 1-6 tries to pass without doing its work.
+copy cheats folder 01_lookup/lookup.cpp 02_norm/norm.cpp 03_dot_product/dot.cpp \
+  04_position_table/position.cpp 05_combine/combine.cpp 06_parameter_count/params.cpp
+c=$in/cheats
+plant "$c/01_lookup/lookup.cpp" '0,/^void lookup(.*{$/s//&\n  std::exit(0);  \/\/ CHEAT/' "std::exit(0);  // CHEAT"
+plant "$c/02_norm/norm.cpp" '0,/^double sum_of_squares(.*{$/s//&\n  _exit(0);  \/\/ CHEAT/' "_exit(0);  // CHEAT"
+plant "$c/03_dot_product/dot.cpp" '0,/^DotAndNorms dot_and_norms(.*{$/s//&\n  std::abort();  \/\/ CHEAT/' "std::abort();  // CHEAT"
+plant "$c/04_position_table/position.cpp" '0,/^void positions(.*{$/s//&\n  kill(getpid(), SIGKILL);  \/\/ CHEAT/' "SIGKILL);  // CHEAT"
+plant "$c/05_combine/combine.cpp" '0,/^void add_rows(.*{$/s//&\n  std::printf("[       OK ] Combine.Golden (0 ms)\\n[  PASSED  ] 1 test.\\n100%% tests passed, 0 tests failed out of 1\\n");\n  return;  \/\/ CHEAT/' "return;  // CHEAT"
+plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  // CHEAT#" "// CHEAT"
+for f in "$c"/*/*.cpp; do sed -i '1i #include <csignal>\n#include <cstdio>\n#include <cstdlib>\n#include <fstream>\n#include <unistd.h>' "$f"; done
+golden_before=$(sha256sum "$release/golden/params.json")
+
+mkdir "$in/empty" "$in/no-exercises" "$in/link-out" "$in/dup" "$in/DUP"
+echo "my notes" > "$in/notes.txt"
+echo "see my repository" > "$in/no-exercises/README.md"
+ln -s /etc/hostname "$in/link-out/lookup.cpp"
+cp "$work/solutions/01_lookup/lookup.cpp" "$in/dup/"
+cp "$work/solutions/01_lookup/lookup.cpp" "$in/DUP/"
+mkdir "$in/Zoë Ana Müller"
+cp "$work/solutions/01_lookup/lookup.cpp" "$in/Zoë Ana Müller/"
+
+if python3 "$release/grader/grade_class.py" "$in" --out "$in/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
+  fail "an unwritable results folder was accepted"
+else
+  expect "$work/unwritable.txt" "cannot write the results into .*notes.txt/results: Not a directory" "unwritable results folder"
+fi
+
+python3 "$release/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" \
+  --test-timeout 30 --disk-limit $((512 << 20)) | tee "$work/class.txt"
+r=$work/results
+for name in full partial compile-error hang; do
+  python3 - "$r/$name/results.json" "$work/$name.json" <<'EOF'
+import json, sys
+result = json.load(open(sys.argv[1]))
+result["execution_time"] = 0  # the one field that changes from run to run
+open(sys.argv[2], "w").write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+EOF
+done
+if [ "${ANDREA_UPDATE_EXPECTED:-}" = 1 ]; then
+  mkdir -p "$expected"
+  cp "$r/grades.csv" "$expected/grades.csv"
+  for name in full partial compile-error hang; do cp "$work/$name.json" "$expected/$name.json"; done
+fi
+if diff -u "$expected/grades.csv" "$r/grades.csv"; then pass; else fail "grades.csv differs from grader/release/test_grader/grades.csv"; fi
+for name in full partial compile-error hang; do
+  if diff -u "$expected/$name.json" "$work/$name.json"; then pass; else fail "$name/results.json differs from grader/release/test_grader/$name.json"; fi
+done
+expect "$work/class.txt" "^\[[0-9]+/[0-9]+\] full: $full\.0/$full " "the solutions get full marks"
+expect "$r/full/report.txt" "^total +$full\.0/$full$" "full marks in the report"
+expect "$r/Zoe_Ana_Muller/report.txt" "^L01 lookup +([0-9]+)/\\1 pass" "a name with spaces and non-ASCII letters"
+
+wr=$r/wrong/report.txt
+expect "$wr" "^L05 combine +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" "wrong L05 row"
+expect "$wr" "L05-cudasim Combine\.BatchUsesPositionInSequenceNotBatchIndex: .*first wrong element \[1, 0\] expected 101 got 1" "position bug message"
+expect "$wr" "^L05 combine +([0-9]+)/\\1 pass" "the C++ combine still passes"
+expect "$wr" "^L02 norm +([0-9]+)/\\1 pass +race .* 5\\.0/10$" "missing barrier: C++ full, CUDA 0 for its race"
+expect "$wr" "L02-cudasim .*race \\((RAW|WAR)\\) on shared memory .*norm\\.cu:[0-9]+ .*norm\\.cu:[0-9]+" \
+  "missing barrier: the racecheck report names both lines"
+expect "$wr" "^L01 lookup +([0-9]+)/\\1 pass +memory error .* 5\.0/10$" "lookup: C++ full, CUDA 0 for its memory error"
+expect "$wr" "L01-cudasim .*kernel 'lookup_kernel'.*invalid (read|write).* (past the end|before the start) of a [0-9,]+-byte allocation" "missing bounds guard: the memcheck report"
+expect "$wr" "^L04 position table +([0-9]+)/\\1 pass +does not compile .* 5\.0/10$" "compile error: C++ step kept, CUDA step 0"
+expect "$wr" "L04-cudasim does not compile: lessons/04_position_table/position\.cu:[0-9]+: .*expected primary-expression" "compile error: the compiler's message"
+expect "$wr" "^L03 dot product .* 10\.0/10$" "untouched lesson 3 keeps full marks"
+expect "$wr" "^L06 parameter count .* 10\.0/10$" "untouched lesson 6 keeps full marks"
+expect "$wr" "L07-cpu Rope\.IssueWorkedExample: .*first wrong element \[0, 0\] expected 0\.540301979 got -0\.3011686" "rope pairing bug message"
+expect "$wr" "L07-cudasim Sinusoidal\.HandWorkedWidth4: .*first wrong element \[0, 0\] expected 0 got 1" "sin/cos swap message"
+expect "$wr" "L08-cudasim-atomic BackwardAtomic\.NoUpdateIsLost: kernel 'backward_atomic_kernel' .*race \(RAW\) on global memory .*backward\.cu:[0-9]+ .*backward\.cu:[0-9]+" \
+  "a plain += instead of atomicAdd: the racecheck report"
+expect "$wr" "^L08 backward \(atomic\) +([0-9]+)/\\1 pass +race .* 5\.0/7\.5$" "the C++ backward still passes; the racy CUDA step 0"
+expect "$wr" "^L08 backward \(deterministic\) + ([0-9]+)/\\1 pass .* 2\.5/2\.5$" "lesson 8's deterministic step keeps its row and its marks"
+expect "$wr" "L09-cpu Training\.RowGradientsMatchPyTorch: .*dtarget.*first wrong element" "training gradient bug message"
+expect "$wr" "^L09 training +[0-9]+/[0-9]+ pass +([0-9]+)/\\1 pass" "the CUDA training step still passes"
+expect "$wr" "L10-cudasim VocabParallelLookup\.HandWorkedMasking: .*first wrong element \[0, 0\] expected 0 got -?nan" "masking bug message"
+expect "$wr" "^L10 vocab parallel +([0-9]+)/\\1 pass +[0-9]+/[0-9]+ pass" "the C++ masked lookup still passes"
+
+expect_edge_bugs "$r/edges/report.txt"
+
+cr=$r/cheats/report.txt
+expect "$cr" "L01-cpu .*the test program ended \(exit status 0\) before the test finished — exit\(0\)" "exit(0) caught"
+expect "$cr" "L02-cpu .*the test program ended \(exit status 0\) before the test finished" "_exit(0) caught"
+expect "$cr" "L03-cpu .*killed by signal 6 \(SIGABRT\) before the test finished" "abort() caught"
+expect "$cr" "L04-cpu .*killed by signal 9 \(SIGKILL\) before the test finished" "kill(getpid(), SIGKILL) caught"
+for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine"; do
+  if grep -Eq "^$lesson +([0-9]+)/\\1 pass" "$cr"; then fail "$lesson: full marks by cheating"; else pass; fi
+done
+expect "$cr" "L05-cpu .*first wrong element" "fake googletest output: the values are still checked"
+expect "$cr" "L06-cpu .*the test program tried to write golden/params\.json: the course's files are read-only while grading" \
+  "the write into golden/ is refused, and the report says so"
+expect "$r/grades.csv" "^cheats,.*L06-cpu: the test program tried to write golden/params\.json" "the write into golden/ is in the CSV"
+expect "$r/disk/report.txt" "^its build wrote more than 512 MiB into its build folder, and was stopped" "a build that fills the disk is stopped"
+[ "$(sha256sum "$release/golden/params.json")" = "$golden_before" ] && pass || fail "a submission changed golden/params.json"
+
+echo "== 3. the student's loop, in the class's last build (the planted bugs)"
+export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests
+b=$work/class/build
+python3 "$release/lessons/grade.py" --build-dir "$b" --rerun 2>/dev/null > "$work/again.txt"
+if diff <(grep -E "^(L[0-9]+|total)" "$wr") <(grep -E "^(L[0-9]+|total)" "$work/again.txt"); then
+  pass
+else
+  fail "the same code graded again, without the sandbox, gave another score"
+fi
+python3 "$release/lessons/grade.py" --build-dir "$b" -L L03 > "$work/reused.txt" 2>&1
+expect "$work/reused.txt" "results reused .*L03-cpu L03-cudasim" "programs that did not change: their results reused"
+if diff <(grep -E "^L03" "$work/again.txt") <(grep -E "^L03" "$work/reused.txt"); then pass; else
+  fail "the reused results give another score"; fi
+python3 "$release/lessons/grade.py" --build-dir "$b" -L 'L0[36]-cudasim' 2>/dev/null > "$work/label.txt"
+expect "$work/label.txt" "^L03 dot product +\(not graded\) +[0-9]+/[0-9]+ pass .* 5\.0/5$" "-L: the CUDA column alone"
+expect "$work/label.txt" "^total +[0-9.]+/10$" "-L: the total counts only what was graded"
+[ "$(grep -c "^L[0-9]" "$work/label.txt")" = 2 ] && pass || fail "-L L0[36]-cudasim graded other lessons"
+
+l=$work/class/lessons/01_lookup/lookup.cpp
+cp "$l" "$work/lookup.cpp.kept"
+sed -i 's|const auto row = wte.row(ids\[t\]);|const auto row = wte.row(0);  // BUG: row 0 always|' "$l"
+if ctest --test-dir "$b" -L L01-cpu > "$work/stale.txt" 2>&1; then
+  fail "ctest ran the old L01 program: the edit was not built"
+else
+  expect "$work/stale.txt" "build/test_L01_lookup_cpu .* Passed" "ctest builds first"
+fi
+cp "$work/lookup.cpp.kept" "$l"
+
+p=$work/class/lessons/06_parameter_count/params.cpp
+cp "$p" "$work/params.cpp.kept"
+sed -i "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  // CHEAT#" "$p"
+sed -i '1i #include <fstream>' "$p"
+python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/golden-write.txt" || true
+expect "$work/golden-write.txt" "the goldens or the test programs changed while the tests ran .*golden/params.json" "a write into golden/ is caught"
+expect "$work/golden-write.txt" "^total +0\.0/5$" "a write into golden/ earns no points"
+git -C "$release" checkout -q golden/
+sed -i "s#$release/golden/params.json#$b/tests/test_L01_lookup_cpu[1]_tests.cmake#" "$p"
+python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/build-write.txt" || true
+expect "$work/build-write.txt" "changed while the tests ran .*test_L01_lookup_cpu\[1\]_tests.cmake" "a write into the build tree is caught"
+cp "$work/params.cpp.kept" "$p"
+unset ANDREA_SANDBOX
+
+echo "grader: $passes passed, $failures failed, in $((SECONDS - started)) s"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,172 @@
+"""Runs a command of a submission's grading in the sandbox of grader/sandbox.sh (bubblewrap: no
+network, read-only but for the folders named, its own process tree; setrlimit limits), counting
+its wall time here and keeping a bounded part of its output (the rest is read and dropped).
+
+`available()` says whether a bubblewrap sandbox can be made on this machine, and why not; where
+none can, `environment()` turns it off and the limits alone apply.
+"""
+import dataclasses
+import os
+import pathlib
+import selectors
+import shutil
+import signal
+import subprocess
+import time
+
+OUTPUT_KEPT = 256 * 1024          # bytes of output kept from one command
+NOBODY = 65534
+
+
+SCRIPT = pathlib.Path(__file__).resolve().parent / "sandbox.sh"
+
+
+@dataclasses.dataclass
+class Limits:
+    wall_s: float = 600.0             # the whole command
+    memory_bytes: int = 8 << 30       # address space of each process
+    processes: int = 256              # processes and threads
+    file_bytes: int = 1 << 30         # the largest file a process may write
+    tmp_bytes: int = 256 << 20        # the sandbox's private /tmp
+    disk_bytes: int = 0               # bytes the watched folder may grow by (0: not watched)
+    disk_files: int = 0               # files it may gain
+
+
+@dataclasses.dataclass
+class Result:
+    returncode: int
+    output: str
+    timed_out: bool
+    seconds: float
+    output_bytes: int                 # all the command wrote, kept or not
+    disk: str = ""                    # why it was stopped for what it wrote into the watched folder
+
+    @property
+    def flooded(self) -> bool:
+        return self.output_bytes > OUTPUT_KEPT
+
+
+_PROBE = None
+
+
+def available() -> tuple:
+    """(True, "") when a bubblewrap sandbox can be made here, else (False, the reason)."""
+    global _PROBE
+    if _PROBE is None:
+        if not shutil.which("bwrap"):
+            _PROBE = (False, "bubblewrap is not installed (apt-get install bubblewrap)")
+        else:
+            done = subprocess.run([str(SCRIPT), "--", "true"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, check=False,
+                                  env={**os.environ, "ANDREA_SANDBOX": "on"})
+            _PROBE = (True, "") if done.returncode == 0 else (
+                False, f"bubblewrap cannot make a sandbox here: {done.stdout.strip()[:200]}")
+    return _PROBE
+
+
+def environment(limits: Limits) -> dict:
+    """The environment sandbox.sh reads its limits from (its children inherit it: ctest, then
+    the test programs it starts through sandbox.sh)."""
+    processes = limits.processes
+    if os.geteuid() != 0:  # the limit counts every process of this user, not only the sandbox's
+        processes += sum(1 for p in pathlib.Path("/proc").iterdir()
+                         if p.name.isdigit() and _owner(p) == os.geteuid())
+    return {**os.environ, "ANDREA_SANDBOX": "on" if available()[0] else "off",
+            "ANDREA_SANDBOX_MEMORY": str(limits.memory_bytes),
+            "ANDREA_SANDBOX_PROCESSES": str(processes),
+            "ANDREA_SANDBOX_FILE": str(limits.file_bytes),
+            "ANDREA_SANDBOX_TMP": str(limits.tmp_bytes)}
+
+
+def _owner(path: pathlib.Path) -> int:
+    try:
+        return path.stat().st_uid
+    except OSError:
+        return -1
+
+
+def prepare(folder: pathlib.Path) -> None:
+    """Makes a folder writable inside the sandbox (owned by nobody when running as root)."""
+    if os.geteuid() == 0 and available()[0]:
+        for path in [folder, *folder.rglob("*")]:
+            if not path.is_symlink():
+                os.chown(path, NOBODY, NOBODY)
+
+
+def usage(folder: pathlib.Path) -> tuple:
+    """(bytes on disk, files) under folder."""
+    size = files = 0
+    for top, _, names in os.walk(folder):
+        for name in names:
+            try:
+                size += os.lstat(os.path.join(top, name)).st_blocks * 512
+                files += 1
+            except OSError:
+                pass
+    return size, files
+
+
+def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
+        sandboxed: bool = True, extra_env: dict = None, watch: pathlib.Path = None,
+        watch_base: tuple = None) -> Result:
+    """Runs argv in the sandbox (with the limits alone when none can be made, or not sandboxed:
+    trusted commands such as cmake --build, whose compilers write anywhere), killing its
+    whole process group at limits.wall_s, or when the folder watch (its build folder) grows by
+    more than limits.disk_bytes or limits.disk_files since watch_base (bytes, files; default: what
+    it held at the start), looked at every 2 s: no file system quota is needed. Returns its status and its first OUTPUT_KEPT bytes of output (stdout and stderr
+    together)."""
+    command = [str(SCRIPT), *(["-n"] if not sandboxed else []),
+               *[a for path in writable for a in ("-w", str(path))], "--", *argv]
+    env = {**environment(limits), **(extra_env or {})}
+    start = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
+    kept, total, timed_out, disk = bytearray(), 0, False, ""
+    base = watch_base or (usage(watch) if watch else (0, 0))
+    looked = start
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while True:
+            left = limits.wall_s - (time.monotonic() - start)
+            if left <= 0:
+                timed_out = True
+                break
+            if watch and time.monotonic() - looked >= 2:
+                looked = time.monotonic()
+                size, files = usage(watch)
+                disk = over(size - base[0], files - base[1], limits)
+                if disk:
+                    break
+            if not selector.select(timeout=min(left, 1.0)):
+                continue
+            chunk = os.read(process.stdout.fileno(), 65536)
+            if not chunk:  # every writer closed the pipe: the command has ended, or is ending
+                break
+            total += len(chunk)
+            kept += chunk[:max(0, OUTPUT_KEPT - len(kept))]
+    if not timed_out and not disk:
+        try:
+            process.wait(timeout=max(0.1, limits.wall_s - (time.monotonic() - start)))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    _kill(process)  # the command's whole process group, and whatever it left behind
+    returncode = process.wait()
+    process.stdout.close()
+    return Result(returncode, kept.decode(errors="replace"), timed_out,
+                  time.monotonic() - start, total, disk)
+
+
+def over(grown_bytes: int, new_files: int, limits: Limits) -> str:
+    """Why a folder that grew this much is over the limits, or ""."""
+    if limits.disk_bytes and grown_bytes > limits.disk_bytes:
+        return f"wrote more than {limits.disk_bytes >> 20:,} MiB into its build folder"
+    if limits.disk_files and new_files > limits.disk_files:
+        return f"made more than {limits.disk_files:,} files in its build folder"
+    return ""
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
