@@ -130,9 +130,10 @@ def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
     return "".join(out)
 
 
-def banner(lesson: str, source: str, header: str) -> str:
-    return (f"// Lesson {lesson}: exercise, generated from {source}\n"
-            f"// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the\n"
+def banner(lesson: str, header: str) -> str:
+    """The exercise file's first lines: what to do and how to grade it (it names only files the
+    student release ships)."""
+    return (f"// Lesson {lesson}: your exercise. Write the code each `// TODO` asks for and delete the\n"
             f"// `throw NotImplemented(...)` lines; the contract is in {header}.\n"
             f"// Grade it: python3 lessons/grade.py -L L{lesson[:2]}\n")
 
@@ -144,7 +145,7 @@ def files_for(lesson: str, pieces: list, solution: bool) -> dict:
             source = f"{folder}/{one}.{ext}"
             text = strip((ROOT / source).read_text(), lesson, source, solution)
             if not solution:
-                text = banner(lesson, source, f"{folder}/{one}.hpp") + text
+                text = banner(lesson, f"{folder}/{one}.hpp") + text
             result[f"{lesson}/{one}.{ext}"] = text
     return result
 

@@ -253,5 +253,28 @@ expect "$work/build-write.txt" "changed while the tests ran .*test_L01_lookup_cp
 cp "$work/params.cpp.kept" "$p"
 unset ANDREA_SANDBOX
 
+echo "== 4. the release works as its READMEs say (the commands that take seconds, not minutes)"
+for folder in grader/release tests/hidden .ci bench; do
+  [ ! -e "$release/$folder" ] && pass || fail "the release holds $folder, which it leaves out"
+done
+(cd "$release" && bash install-deps.sh) > "$work/deps.txt" 2>&1
+expect "$work/deps.txt" "^dependencies: all installed$" "the release's install-deps.sh runs"
+python3 "$release/lessons/grade.py" --help > "$work/help.txt"
+if grep -q -- "--class\|--hidden-seed\|--submission-timeout" "$work/help.txt"; then
+  fail "the student's grade.py --help lists class-grading options"; else pass; fi
+# The profile of one lesson, through the grade command (lesson 1's planted bug is gone: the
+# solution is put back first).
+cp "$work/solutions/01_lookup/lookup.cu" "$work/class/lessons/01_lookup/lookup.cu"
+ANDREA_SANDBOX=off python3 "$release/lessons/grade.py" --build-dir "$b" --profile -L L01 \
+  > "$work/profile.txt" 2>&1 || true
+expect "$work/profile.txt" "^L01 .*Lookup\." "the profile names lesson 1's tests"
+expect "$work/profile.txt" "sectors" "the profile shows the kernels' memory traffic"
+# A student's set-up and first grade in the release itself: stubs, 0 points, "not implemented".
+(cd "$release" && cmake --preset grade > "$work/preset.txt" 2>&1) && pass ||
+  fail "cmake --preset grade fails in the release: $(tail -3 "$work/preset.txt")"
+(cd "$release" && python3 lessons/grade.py -L L01-cpu) > "$work/first.txt" 2>&1 || true
+expect "$work/first.txt" "^L01 lookup +not implemented .* 0\.0/5$" "the release's first grade: lesson 1's C++ step, not implemented"
+rm -rf "$release/build-grade"
+
 echo "grader: $passes passed, $failures failed, in $((SECONDS - started)) s"
 [ "$failures" -eq 0 ]

@@ -1,5 +1,4 @@
-// Lesson 01_lookup: exercise, generated from reference/lookup.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 01_lookup: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/lookup.hpp.
 // Grade it: python3 lessons/grade.py -L L01
 #include "reference/lookup.hpp"

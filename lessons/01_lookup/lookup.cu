@@ -1,5 +1,4 @@
-// Lesson 01_lookup: exercise, generated from cuda/lookup.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 01_lookup: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/lookup.hpp.
 // Grade it: python3 lessons/grade.py -L L01
 // Lesson 1 — lookup: gather rows of the token table on the device.

@@ -1,5 +1,4 @@
-// Lesson 02_norm: exercise, generated from reference/norm.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 02_norm: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/norm.hpp.
 // Grade it: python3 lessons/grade.py -L L02
 #include "reference/norm.hpp"

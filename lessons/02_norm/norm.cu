@@ -1,5 +1,4 @@
-// Lesson 02_norm: exercise, generated from cuda/norm.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 02_norm: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/norm.hpp.
 // Grade it: python3 lessons/grade.py -L L02
 // Lesson 2 — L2 norm of every row on the device.

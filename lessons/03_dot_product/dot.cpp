@@ -1,5 +1,4 @@
-// Lesson 03_dot_product: exercise, generated from reference/dot.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 03_dot_product: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/dot.hpp.
 // Grade it: python3 lessons/grade.py -L L03
 #include "reference/dot.hpp"

@@ -1,5 +1,4 @@
-// Lesson 03_dot_product: exercise, generated from cuda/dot.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 03_dot_product: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/dot.hpp.
 // Grade it: python3 lessons/grade.py -L L03
 // Lesson 3 — dot products and cosine similarities on the device.

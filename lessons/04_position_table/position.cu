@@ -1,5 +1,4 @@
-// Lesson 04_position_table: exercise, generated from cuda/position.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 04_position_table: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/position.hpp.
 // Grade it: python3 lessons/grade.py -L L04
 // Lesson 4 — the position embeddings of a sequence: rows 0..n-1 of wpe.

@@ -1,5 +1,4 @@
-// Lesson 05_combine: exercise, generated from reference/combine.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 05_combine: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/combine.hpp.
 // Grade it: python3 lessons/grade.py -L L05
 #include "reference/combine.hpp"

@@ -1,5 +1,4 @@
-// Lesson 06_parameter_count: exercise, generated from reference/params.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 06_parameter_count: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/params.hpp.
 // Grade it: python3 lessons/grade.py -L L06
 #include "reference/params.hpp"

@@ -1,5 +1,4 @@
-// Lesson 06_parameter_count: exercise, generated from cuda/params.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 06_parameter_count: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/params.hpp.
 // Grade it: python3 lessons/grade.py -L L06
 // Lesson 6 — the parameters on the device: allocate wte and wpe, fill them

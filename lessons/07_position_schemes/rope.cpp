@@ -1,5 +1,4 @@
-// Lesson 07_position_schemes: exercise, generated from reference/rope.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 07_position_schemes: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/rope.hpp.
 // Grade it: python3 lessons/grade.py -L L07
 #include "reference/rope.hpp"

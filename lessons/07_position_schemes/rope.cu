@@ -1,5 +1,4 @@
-// Lesson 07_position_schemes: exercise, generated from cuda/rope.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 07_position_schemes: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/rope.hpp.
 // Grade it: python3 lessons/grade.py -L L07
 // Lesson 7 — RoPE: turn each pair of a query or key row by an angle that grows with

@@ -1,5 +1,4 @@
-// Lesson 08_backward: exercise, generated from reference/backward.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 08_backward: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/backward.hpp.
 // Grade it: python3 lessons/grade.py -L L08
 #include "reference/backward.hpp"

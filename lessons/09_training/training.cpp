@@ -1,5 +1,4 @@
-// Lesson 09_training: exercise, generated from reference/training.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 09_training: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/training.hpp.
 // Grade it: python3 lessons/grade.py -L L09
 #include "reference/training.hpp"

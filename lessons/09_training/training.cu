@@ -1,5 +1,4 @@
-// Lesson 09_training: exercise, generated from cuda/training.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 09_training: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/training.hpp.
 // Grade it: python3 lessons/grade.py -L L09
 // Lesson 9 — the pieces of one skip-gram step as kernels. The update itself is lesson 8's

@@ -1,5 +1,4 @@
-// Lesson 10_vocab_parallel: exercise, generated from reference/vocab_parallel.cpp
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 10_vocab_parallel: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in reference/vocab_parallel.hpp.
 // Grade it: python3 lessons/grade.py -L L10
 #include "reference/vocab_parallel.hpp"

@@ -1,5 +1,4 @@
-// Lesson 10_vocab_parallel: exercise, generated from cuda/vocab_parallel.cu
-// by grader/release/make_exercises.py. Write the code each `// TODO` asks for and delete the
+// Lesson 10_vocab_parallel: your exercise. Write the code each `// TODO` asks for and delete the
 // `throw NotImplemented(...)` lines; the contract is in cuda/vocab_parallel.hpp.
 // Grade it: python3 lessons/grade.py -L L10
 // Lesson 10 — the masked lookup: lesson 1's gather, but a rank reads only its own rows.
