@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A new lesson is one folder and one entry in lessons/lessons.json (README.md, "Adding a
-# lesson"). This proves it on a temporary copy of the tree: it adds a toy lesson 11 (piece
+# A new lesson is one folder and one entry in lessons/lessons.json (docs/adding-a-lesson.md).
+# This proves it on a temporary copy of the tree: it adds a toy lesson 11 (piece
 # toy_scale: out = a * x, its C++ and CUDA files, its test, its manifest entry, nothing else),
 # writes the exercise stubs with make_exercises.py, and grades a grade build (CPU backends)
 # twice: the stubs score 0 ("not implemented"), the solutions 10/10. The copy is removed at the

@@ -19,9 +19,19 @@
    same code blocks (comments aside); a block without a language (a diagram)
    may translate its words, not its numbers.
 4. The course map: README.md's table has one row per lesson of lessons/lessons.json, in its
-   order, naming its folder, title, pieces (reference/*.cpp, cuda/*.cu), tests and label.
-5. The links: every relative link and picture of a README (top, lessons, French too)
-   names a file or folder that exists.
+   order, naming its folder, title, exercise files (<piece>.cpp, <piece>.cu, each in the
+   lesson's folder), tests and label.
+5. The links: every relative link and picture of a README (top, lessons, French too) and of
+   docs/*.md names a file or folder that exists.
+6. The commands: each `python3 PATH`, `bash PATH` or `./PATH` that README.md, docs/*.md or a
+   lesson README quotes names a file of the course (build outputs aside), and each option
+   given to lessons/grade.py or grader/grade_class.py is one that its --help lists.
+7. What to do: each lesson README opens (after its title and language link) with
+   `## What to do` (`## Ce qu'il faut faire`), at most 10 lines, naming the lesson's exercise
+   files and `python3 lessons/grade.py -L LNN`.
+8. The student release: no lesson README (English or French) names what the release leaves
+   out: grader/release/, tests/hidden/, .ci/, bench/ and its targets, the old paths of the
+   CPU layer, or a solution file (reference/<piece>.cpp, cuda/<piece>.cu).
 Exits 1 listing every mismatch, with the file and what was expected.
 """
 import json
@@ -251,8 +261,8 @@ def check_course_map() -> None:
         pieces = lesson["pieces"]
         wanted = {
             "lesson": f"[{lesson['folder'][:2]} {lesson['title']}](lessons/{lesson['folder']}/)",
-            "C++ step": "reference/" + ", ".join(f"{p}.cpp" for p in pieces),
-            "CUDA step": "cuda/" + ", ".join(f"{p}.cu" for p in pieces),
+            "C++ step": ", ".join(f"{p}.cpp" for p in pieces),
+            "CUDA step": ", ".join(f"{p}.cu" for p in pieces),
             "tests": f"tests/{lesson['tests']}_test.cpp",
             "label": f"`{lesson['label']}`",
         }
@@ -262,17 +272,128 @@ def check_course_map() -> None:
             if not got.get(column, "").startswith(text):
                 errors.append(f"README.md: course map row `{row[:60]}...`: {column} should start "
                               f"with `{text}` (lessons/lessons.json)")
+        for exercise in exercises(lesson):
+            if not (LESSONS / lesson["folder"] / exercise).is_file():
+                errors.append(f"README.md: course map row `{row[:60]}...`: no exercise file "
+                              f"lessons/{lesson['folder']}/{exercise}")
+
+
+def exercises(lesson: dict) -> list:
+    """The files a student edits for a lesson, in its folder: <piece>.cpp, then <piece>.cu."""
+    return [f"{p}.{ext}" for ext in ("cpp", "cu") for p in lesson["pieces"]]
 
 
 # --- 5. the READMEs' relative links ----------------------------------------------------
+def documents() -> list:
+    """The top README, the docs and the lesson READMEs (English and French)."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+            *sorted(LESSONS.glob("*/README*.md"))]
+
+
 def check_links() -> None:
-    for readme in [ROOT / "README.md", *sorted(LESSONS.glob("*/README*.md"))]:
+    for readme in documents():
         for target in re.findall(r"\]\(([^)\s]+)\)", readme.read_text()):
             path = target.split("#")[0]
             if not path or re.match(r"^[a-z]+:", path):  # an anchor or a URL
                 continue
             if not (readme.parent / path).exists():
                 errors.append(f"{readme.relative_to(ROOT)}: the link `{target}` names no file")
+
+
+# --- 6. the commands the docs quote ---------------------------------------------------
+SCRIPT = re.compile(r"(?:python3|bash|sh) +([\w.-]+(?:/[\w.-]+)+|[\w-]+\.(?:py|sh))")
+DOT_SLASH = re.compile(r"(?<![\w./-])\./([\w.-]+(?:/[\w.-]+)*)")
+BUILT = re.compile(r"^build[\w-]*/")  # build outputs: made by a build, not in the tree
+OPTIONS = {"lessons/grade.py": None, "grader/grade_class.py": None}  # script -> its --help
+# A student release (grader/release/release.py) holds no solutions and leaves these out.
+RELEASE = not (ROOT / "reference" / "lookup.cpp").exists()
+RELEASE_LEAVES_OUT = ("grader/release/", "tests/hidden/", ".ci/", "bench/")
+
+
+def options_of(script: str) -> str:
+    if OPTIONS[script] is None:
+        done = subprocess.run([sys.executable, str(ROOT / script), "--help"], capture_output=True,
+                              text=True, check=False)
+        OPTIONS[script] = done.stdout
+    return OPTIONS[script]
+
+
+def check_commands() -> None:
+    for document in documents():
+        name = document.relative_to(ROOT)
+        for line in document.read_text().splitlines():
+            paths = SCRIPT.findall(line) + DOT_SLASH.findall(line)
+            for path in paths:
+                if RELEASE and path.startswith(RELEASE_LEAVES_OUT):
+                    continue  # the instructors' tools a student release does not hold
+                if not BUILT.match(path) and not (ROOT / path).exists():
+                    errors.append(f"{name}: `{line.strip()[:70]}` names {path}, which the course "
+                                  "does not hold")
+            for script in OPTIONS:
+                for call in re.findall(rf"python3 {re.escape(script)}((?: +[^ `#|;]+)*)", line):
+                    for option in re.findall(r"(?<![\w-])--[a-z][\w-]*", call):
+                        if not re.search(rf"(?<![\w-]){option}\b", options_of(script)):
+                            errors.append(f"{name}: `python3 {script}{call}`: {script} has no "
+                                          f"option {option}")
+
+
+# --- 7. each lesson README opens with what to do ---------------------------------------
+WHAT_TO_DO = {"README.md": "## What to do", "README.fr.md": "## Ce qu'il faut faire"}
+
+
+def check_what_to_do() -> None:
+    for lesson in json.loads((LESSONS / "lessons.json").read_text())["lessons"]:
+        for file, heading in WHAT_TO_DO.items():
+            readme = LESSONS / lesson["folder"] / file
+            name = readme.relative_to(ROOT)
+            lines = readme.read_text().splitlines()
+            first = next((i for i, l in enumerate(lines) if l.startswith("## ")), len(lines))
+            before = [l for l in lines[:first] if l.strip()]
+            if first == len(lines) or lines[first].strip() != heading:
+                errors.append(f"{name}: the first section should be `{heading}`")
+                continue
+            if len(before) != 2 or not before[0].startswith("# ") or not before[1].startswith("*["):
+                errors.append(f"{name}: only the title and the language link may come before "
+                              f"`{heading}`")
+            end = next((i for i in range(first + 1, len(lines)) if lines[i].startswith("## ")),
+                       len(lines))
+            body = "\n".join(lines[first + 1:end]).strip("\n")
+            if len(body.splitlines()) > 10:
+                errors.append(f"{name}: `{heading}` is {len(body.splitlines())} lines, at most 10")
+            flat = re.sub(r"\s+", " ", body)
+            for wanted in [*exercises(lesson), f"python3 lessons/grade.py -L {lesson['label']}",
+                           "10.0/10"]:
+                if wanted not in flat:
+                    errors.append(f"{name}: `{heading}` does not say `{wanted}`")
+
+
+# --- 8. what the student release leaves out --------------------------------------------
+LEFT_OUT = ["grader/release", "tests/hidden", ".ci/", "bench/", "profile_lessons", "make_exercises",
+            "cuda/sim", "tests/sim", "grade.py --class"]
+# Lines another change is rewriting (lesson 1's CUDA step and its instructors' note); each
+# exception is one line, so a new mention elsewhere in the file is still caught.
+PENDING = {
+    "lessons/01_lookup/README.md": ["`bench/` measures the difference",
+                                    "make_exercises.py --solutions /tmp/sol --only 01_lookup"],
+    "lessons/01_lookup/README.fr.md": ["`bench/` mesure la différence",
+                                       "make_exercises.py --solutions /tmp/sol --only 01_lookup"],
+}
+
+
+def check_release_names() -> None:
+    manifest = json.loads((LESSONS / "lessons.json").read_text())["lessons"]
+    pieces = [p for lesson in manifest for p in lesson["pieces"]]
+    solutions = re.compile(r"(?<![\w/])(?:reference/(?:%s)\.cpp|cuda/(?:%s)\.cu)(?!\w)"
+                           % ("|".join(pieces), "|".join(pieces)))
+    for readme in sorted(LESSONS.glob("*/README*.md")):
+        name = str(readme.relative_to(ROOT))
+        for number, line in enumerate(readme.read_text().splitlines(), 1):
+            if any(snippet in line for snippet in PENDING.get(name, [])):
+                continue
+            named = [t for t in LEFT_OUT if t in line] + solutions.findall(line)
+            for thing in named:
+                errors.append(f"{name}:{number}: names `{thing}`, which the student release "
+                              "leaves out")
 
 
 def check_slice(test_program: str) -> None:
@@ -294,6 +415,9 @@ def check_slice(test_program: str) -> None:
 def main() -> int:
     check_course_map()
     check_links()
+    check_commands()
+    check_what_to_do()
+    check_release_names()
     check_goldens()
     args = [a for a in sys.argv[1:] if a != "--trained"]
     if args:
