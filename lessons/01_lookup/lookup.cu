@@ -10,7 +10,7 @@
 //   block = up to 256 threads striding over the row's d_model floats
 //
 //        out row t  [ c0  c1  c2 ... c255 | c256 c257 ... c511 | c512 ... ]    d_model floats
-//           thread:     0   1   2 ... 255  |  0    1   ...  255 |  0   ...
+//           thread:   0   1   2  ... 255  | 0    1    ... 255  | 0    ...
 //
 // Thread i copies columns i, i + 256, i + 512, ...: neighbouring threads copy neighbouring
 // floats, so the 32 threads of a warp read 128 contiguous bytes (a coalesced access).
