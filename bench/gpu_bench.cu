@@ -1,6 +1,8 @@
 // GPU benchmark of the embedding layer at ANDREA-120M scale (fp32, d_model = 768,
-// n = 1024, B = 8 and 64): the fused combine kernel and the lookup kernel, in µs and
-// GB/s, next to a device-to-device copy of the same bytes measured in the same run.
+// n = 1024, B = 8 and 64): the fused combine kernel and the lookup kernel, each rung of their
+// ladder (the plain float kernel of cuda/combine.cu, cuda/lookup.cu; the float4 one of
+// cuda/combine_float4.cu, cuda/lookup_float4.cu), in µs and GB/s, next to a device-to-device
+// copy of the same bytes measured in the same run.
 //
 // Bytes moved (the true traffic, counted once):
 //   combine: output B*n*d*4 written + distinct wte rows * d*4 + n*d*4 of wpe + B*n*4 ids
@@ -22,8 +24,10 @@
 #include "core/init.hpp"
 #include "cuda/backward.cu"
 #include "cuda/combine.cu"
+#include "cuda/combine_float4.cu"
 #include "cuda/device.hpp"
 #include "cuda/lookup.cu"
+#include "cuda/lookup_float4.cu"
 
 namespace {
 
@@ -169,23 +173,38 @@ int main() {
           flush);
     };
     const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
+    const double combine_float_us = time_us(
+        [&] {
+          combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(),
+                                                       d_out.get(), n, d, c.vocab_size);
+        },
+        flush);
+    row("combine (fused) float", combine_bytes, combine_float_us, copy_of(combine_bytes));
     const double combine_us = time_us(
         [&] {
-          combine_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                        reinterpret_cast<const float4*>(d_wpe.get()), d_ids.get(),
-                                        reinterpret_cast<float4*>(d_out.get()), n, d / 4,
-                                        c.vocab_size);
+          combine_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                               reinterpret_cast<const float4*>(d_wpe.get()),
+                                               d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
+                                               n, d / 4, c.vocab_size);
         },
         flush);
-    row("combine (fused)", combine_bytes, combine_us, copy_of(combine_bytes));
+    row("combine (fused) float4", combine_bytes, combine_us, copy_of(combine_bytes));
     const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
+    const double lookup_float_us = time_us(
+        [&] {
+          lookup_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d,
+                                                      c.vocab_size);
+        },
+        flush);
+    row("lookup float", lookup_bytes, lookup_float_us, copy_of(lookup_bytes));
     const double lookup_us = time_us(
         [&] {
-          lookup_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()), d_ids.get(),
-                                       reinterpret_cast<float4*>(d_out.get()), d / 4, c.vocab_size);
+          lookup_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                              d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
+                                              d / 4, c.vocab_size);
         },
         flush);
-    row("lookup", lookup_bytes, lookup_us, copy_of(lookup_bytes));
+    row("lookup float4", lookup_bytes, lookup_us, copy_of(lookup_bytes));
     if (batch == 8) backward(ids, n, d, c.vocab_size, distinct.size(), flush, copy_of);
   }
   return 0;

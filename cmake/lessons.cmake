@@ -8,6 +8,7 @@
 #   ANDREA_<label>_NEEDS              pieces of earlier lessons its pieces and tests link
 #   ANDREA_<label>_TESTS_NEED_CPU     C++ pieces its tests link on every backend
 #   ANDREA_<label>_SLOW_TESTS         a gtest filter of its slow tests, run once ("" if none)
+#   ANDREA_<label>_FURTHER            its going-further kernels (lookup_float4): not graded
 #   ANDREA_PIECE_<piece>_LESSON       the label of the lesson that teaches the piece
 set(_manifest ${PROJECT_SOURCE_DIR}/lessons/lessons.json)
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_manifest})
@@ -43,6 +44,7 @@ foreach(i RANGE ${_last})
   _andrea_json_list(ANDREA_${_label}_PIECES "${_lesson}" pieces)
   _andrea_json_list(ANDREA_${_label}_NEEDS "${_lesson}" needs)
   _andrea_json_list(ANDREA_${_label}_TESTS_NEED_CPU "${_lesson}" tests_need_cpu)
+  _andrea_json_list(ANDREA_${_label}_FURTHER "${_lesson}" further)
   string(JSON ANDREA_${_label}_SLOW_TESTS ERROR_VARIABLE _absent GET "${_lesson}" slow_tests)
   if(_absent)
     set(ANDREA_${_label}_SLOW_TESTS "")

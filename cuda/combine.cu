@@ -1,15 +1,16 @@
 // Lesson 5 — combine: the whole embedding layer in one kernel,
 //   x[b, t] = wte[ids[b, t]] + wpe[t]
 // fused so that x is written once (two separate passes would write and re-read it).
+// Rung 1 of 2, the plain kernel: one float per thread per step. Rung 2 (float4): "Going
+// further" in lessons/05_combine/README.md.
 //
 //   grid  = B * n blocks; block r makes output row r = b * n + t
-//   block = up to 256 threads striding over the row (float4 when d_model % 4 == 0)
+//   block = up to 256 threads striding over the row's d_model floats, as in lesson 1:
+//           thread i adds columns i, i + 256, ... (neighbouring threads, neighbouring floats)
 //
 //        ids (B, n)         row r  ->  b = r / n, t = r % n
 //        out (B * n, d)     out[r] = wte[ids[r]] + wpe[t]     (t, never b)
 #include "cuda/combine.hpp"
-
-#include <algorithm>
 
 #include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
@@ -20,26 +21,20 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// BEGIN SOLUTION
-__device__ inline float add(float a, float b) { return a + b; }
-__device__ inline float4 add(float4 a, float4 b) {
-  return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
-}
-// END SOLUTION
-
-// T is float or float4; d is the row width in T units; n the sequence length.
-template <class T>
-__global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* ids, T* out,
-                               std::int64_t n, std::int64_t d, std::int64_t vocab_size) {
+// wte (vocab_size, d), wpe (>= n, d), ids (gridDim.x = B * n), out (B * n, d); n the sequence
+// length.
+__global__ void combine_kernel(const float* wte, const float* wpe, const std::int32_t* ids,
+                               float* out, std::int64_t n, std::int64_t d,
+                               std::int64_t vocab_size) {
   // BEGIN SOLUTION
   const std::int64_t r = blockIdx.x;
   const std::int64_t t = r % n;  // the position inside the sequence
   const std::int32_t id = ids[r];
   if (id < 0 || id >= vocab_size) return;  // validated on the host; never read outside wte
-  const T* tok = wte + id * d;
-  const T* pos = wpe + t * d;
-  T* x = out + r * d;
-  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x[c] = add(tok[c], pos[c]);
+  const float* tok = wte + id * d;
+  const float* pos = wpe + t * d;
+  float* x = out + r * d;
+  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x[c] = tok[c] + pos[c];
   // END SOLUTION
 }
 
@@ -49,16 +44,8 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
   const DeviceBuffer<std::int32_t> d_ids(ids.flat());
   DeviceBuffer<float> d_out(out.size());
   // BEGIN SOLUTION (launch)
-  const auto rows = static_cast<unsigned>(ids.size());
-  const std::int64_t d = wte.cols();
-  if (d % 4 == 0) {
-    combine_kernel<<<rows, threads_per_row(d / 4)>>>(
-        reinterpret_cast<const float4*>(d_wte.get()), reinterpret_cast<const float4*>(d_wpe.get()),
-        d_ids.get(), reinterpret_cast<float4*>(d_out.get()), ids.cols(), d / 4, wte.rows());
-  } else {
-    combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(), d_out.get(),
-                                                 ids.cols(), d, wte.rows());
-  }
+  combine_kernel<<<static_cast<unsigned>(ids.size()), threads_per_row(wte.cols())>>>(
+      d_wte.get(), d_wpe.get(), d_ids.get(), d_out.get(), ids.cols(), wte.cols(), wte.rows());
   // END SOLUTION
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());

@@ -5,7 +5,8 @@
   reference/  the graded C++ pieces: includes only core/ and reference/ (never cuda/),
               and holds only the pieces lessons/lessons.json lists (X.hpp, X.cpp)
   lessons/lessons.json  every piece has its four files (reference/X.{hpp,cpp},
-              cuda/X.{hpp,cu}), every lesson its folder and its tests/<tests>_test.cpp
+              cuda/X.{hpp,cu}), every lesson its folder and its tests/<tests>_test.cpp,
+              every going-further kernel ("further") its cuda/X.{hpp,cu} and tests/X_test.cpp
 Exits 1 listing every break, with the file and line.
 """
 import json
@@ -36,6 +37,11 @@ def main() -> int:
         for needed in (f"lessons/{lesson['folder']}", f"tests/{lesson['tests']}_test.cpp"):
             if not (ROOT / needed).exists():
                 errors.append(f"lessons/lessons.json: {lesson['label']} names {needed}, which does not exist")
+        for further in lesson.get("further", []):
+            for name in (f"cuda/{further}.hpp", f"cuda/{further}.cu", f"tests/{further}_test.cpp"):
+                if not (ROOT / name).exists():
+                    errors.append(f"lessons/lessons.json: {lesson['label']}'s going-further kernel "
+                                  f"'{further}' has no {name}")
         for need in lesson.get("needs", []) + lesson.get("tests_need_cpu", []):
             if need not in pieces:
                 errors.append(f"lessons/lessons.json: {lesson['label']} needs '{need}', which is no piece")

@@ -18,6 +18,9 @@ whole, starts with `throw NotImplemented(...)` in the stub: every test reports
 "not implemented" until the student deletes that line.
 Everything else (includes, signatures, doc comments) is copied as it is, so the
 exercises cannot drift from the solutions: CI runs `--check`.
+A lesson's going-further kernels (lessons.json "further": cuda/lookup_float4.cu, the rung above
+the graded kernel) are the course's own: no exercise is made from them, and --release leaves
+them out like the solutions (their plain path is the lesson's answer).
 N counts the non-blank lines between the markers.
 
   make_exercises.py                  write lessons/NN_*/<piece>.{cpp,cu} (stubs)

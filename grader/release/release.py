@@ -2,7 +2,8 @@
 hands out — the exercise files in lessons/, the public tests, the goldens, the READMEs, the core,
 the CPU execution layer and the grader — and no solution: the graded pieces of reference/ and
 cuda/ are left out (a build of the release takes each piece from lessons/), and so are the
-course's own tools that read them.
+going-further kernels (lessons.json "further", cuda/lookup_float4.cu: the graded kernel's answer
+is their plain path) and the course's own tools that read them.
 
 `leaks(release, secret_lines(root, solutions))` lists every line of a solution found in the
 release: the check CI runs on it.
@@ -112,11 +113,13 @@ def leaks(release: pathlib.Path, solutions: dict) -> list:
 
 
 def solutions_of(root: pathlib.Path) -> list:
-    """The graded sources of the course, from lessons/lessons.json: reference/<piece>.cpp and
-    cuda/<piece>.cu of every piece."""
+    """The solutions of the course, from lessons/lessons.json: the graded sources
+    (reference/<piece>.cpp and cuda/<piece>.cu of every piece) and the going-further kernels
+    (cuda/<name>.cu of each lesson's "further"), whose plain path is their lesson's answer."""
     lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
-    return [f"{folder}/{piece}.{ext}" for lesson in lessons for piece in lesson["pieces"]
-            for folder, ext in (("reference", "cpp"), ("cuda", "cu"))]
+    graded = [f"{folder}/{piece}.{ext}" for lesson in lessons for piece in lesson["pieces"]
+              for folder, ext in (("reference", "cpp"), ("cuda", "cu"))]
+    return graded + [f"cuda/{name}.cu" for lesson in lessons for name in lesson.get("further", [])]
 
 
 def main() -> int:

@@ -2,19 +2,20 @@
 // `throw NotImplemented(...)` lines; the contract is in cuda/lookup.hpp.
 // Grade it: python3 lessons/grade.py -L L01
 // Lesson 1 — lookup: gather rows of the token table on the device.
+// Rung 1 of 2, the plain kernel: one float per thread per step. Rung 2 (float4): "Going
+// further" in lessons/01_lookup/README.md.
 //
 //   grid  = n blocks, block t copies row ids[t] of wte into row t of out
-//   block = up to 256 threads striding over the row:
+//   block = up to 256 threads striding over the row's d_model floats
 //
-//        out row t  [ c0 c1 c2 c3 | c4 c5 c6 c7 | ... ]    d_model floats
-//                     thread 0      thread 1       ...    (float4 = 16 bytes each)
+//        out row t  [ c0  c1  c2 ... c255 | c256 c257 ... c511 | c512 ... ]    d_model floats
+//           thread:   0   1   2  ... 255  | 0    1    ... 255  | 0    ...
 //
-// When d_model is a multiple of 4 every row starts on a 16-byte boundary
-// (cudaMalloc aligns to 256 bytes), so each thread moves a float4: a quarter of
-// the memory instructions. Otherwise (d = 3, 5, 769 ...) it moves single floats.
+// Thread i copies columns i, i + 256, i + 512, ...: neighbouring threads copy neighbouring
+// floats, so the 32 threads of a warp read 128 contiguous bytes (a coalesced access).
+// One block per row rather than a 2-D grid: each block reads its id once, and gridDim.x
+// allows 2^31 - 1 blocks where a grid with one row per blockIdx.y stops at 65,535 rows.
 #include "cuda/lookup.hpp"
-
-#include <algorithm>
 
 #include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
@@ -25,9 +26,8 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// T is float (scalar path) or float4 (vector path); d is the row width in T units.
-template <class T>
-__global__ void lookup_kernel(const T* wte, const std::int32_t* ids, T* out, std::int64_t d,
+// wte (vocab_size, d), ids (gridDim.x), out (gridDim.x, d): out[t] = wte[ids[t]].
+__global__ void lookup_kernel(const float* wte, const std::int32_t* ids, float* out, std::int64_t d,
                               std::int64_t vocab_size) {
   // TODO: about 6 lines (the body of lookup_kernel).
 }
@@ -42,7 +42,7 @@ void lookup(ConstFloatView wte, TokenIds ids, FloatView out) {
   const DeviceBuffer<float> d_wte(wte.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids);
   DeviceBuffer<float> d_out(out.size());
-  // TODO: launch the kernel here, about 10 lines.
+  // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }

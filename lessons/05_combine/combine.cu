@@ -4,15 +4,16 @@
 // Lesson 5 — combine: the whole embedding layer in one kernel,
 //   x[b, t] = wte[ids[b, t]] + wpe[t]
 // fused so that x is written once (two separate passes would write and re-read it).
+// Rung 1 of 2, the plain kernel: one float per thread per step. Rung 2 (float4): "Going
+// further" in lessons/05_combine/README.md.
 //
 //   grid  = B * n blocks; block r makes output row r = b * n + t
-//   block = up to 256 threads striding over the row (float4 when d_model % 4 == 0)
+//   block = up to 256 threads striding over the row's d_model floats, as in lesson 1:
+//           thread i adds columns i, i + 256, ... (neighbouring threads, neighbouring floats)
 //
 //        ids (B, n)         row r  ->  b = r / n, t = r % n
 //        out (B * n, d)     out[r] = wte[ids[r]] + wpe[t]     (t, never b)
 #include "cuda/combine.hpp"
-
-#include <algorithm>
 
 #include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
@@ -23,12 +24,11 @@ ANDREA_CUDA_BEGIN
 
 namespace {
 
-// TODO: helpers (add), about 4 lines in the solution.
-
-// T is float or float4; d is the row width in T units; n the sequence length.
-template <class T>
-__global__ void combine_kernel(const T* wte, const T* wpe, const std::int32_t* ids, T* out,
-                               std::int64_t n, std::int64_t d, std::int64_t vocab_size) {
+// wte (vocab_size, d), wpe (>= n, d), ids (gridDim.x = B * n), out (B * n, d); n the sequence
+// length.
+__global__ void combine_kernel(const float* wte, const float* wpe, const std::int32_t* ids,
+                               float* out, std::int64_t n, std::int64_t d,
+                               std::int64_t vocab_size) {
   // TODO: about 8 lines (the body of combine_kernel).
 }
 
@@ -37,7 +37,7 @@ void launch_combine(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids, Fl
   const DeviceBuffer<float> d_wte(wte.flat()), d_wpe(wpe.flat());
   const DeviceBuffer<std::int32_t> d_ids(ids.flat());
   DeviceBuffer<float> d_out(out.size());
-  // TODO: launch the kernel here, about 10 lines.
+  // TODO: launch the kernel here, about 2 lines.
   ANDREA_CUDA_CHECK_LAUNCH();
   d_out.copy_to(out.flat());
 }
