@@ -370,16 +370,6 @@ def check_what_to_do() -> None:
 # --- 8. what the student release leaves out --------------------------------------------
 LEFT_OUT = ["grader/release", "tests/hidden", ".ci/", "bench/", "profile_lessons", "make_exercises",
             "cuda/sim", "tests/sim", "grade.py --class"]
-# Lines another change is rewriting (lesson 1's CUDA step and its instructors' note); each
-# exception is one line, so a new mention elsewhere in the file is still caught.
-PENDING = {
-    "lessons/01_lookup/README.md": ["`bench/` measures the difference",
-                                    "make_exercises.py --solutions /tmp/sol --only 01_lookup"],
-    "lessons/01_lookup/README.fr.md": ["`bench/` mesure la différence",
-                                       "make_exercises.py --solutions /tmp/sol --only 01_lookup"],
-}
-
-
 def check_release_names() -> None:
     manifest = json.loads((LESSONS / "lessons.json").read_text())["lessons"]
     pieces = [p for lesson in manifest for p in lesson["pieces"]]
@@ -388,8 +378,6 @@ def check_release_names() -> None:
     for readme in sorted(LESSONS.glob("*/README*.md")):
         name = str(readme.relative_to(ROOT))
         for number, line in enumerate(readme.read_text().splitlines(), 1):
-            if any(snippet in line for snippet in PENDING.get(name, [])):
-                continue
             named = [t for t in LEFT_OUT if t in line] + solutions.findall(line)
             for thing in named:
                 errors.append(f"{name}:{number}: names `{thing}`, which the student release "

@@ -33,12 +33,16 @@ def main() -> int:
 
     lessons = json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]
     pieces = [piece for lesson in lessons for piece in lesson["pieces"]]
+    # A student release holds no solution (reference/<piece>.cpp, cuda/<piece>.cu, the
+    # going-further kernels): the exercise files in lessons/ stand in for them.
+    solutions = (ROOT / "reference" / f"{pieces[0]}.cpp").exists()
     for lesson in lessons:
         for needed in (f"lessons/{lesson['folder']}", f"tests/{lesson['tests']}_test.cpp"):
             if not (ROOT / needed).exists():
                 errors.append(f"lessons/lessons.json: {lesson['label']} names {needed}, which does not exist")
         for further in lesson.get("further", []):
-            for name in (f"cuda/{further}.hpp", f"cuda/{further}.cu", f"tests/{further}_test.cpp"):
+            for name in (f"cuda/{further}.hpp", f"tests/{further}_test.cpp",
+                         *([f"cuda/{further}.cu"] if solutions else [])):
                 if not (ROOT / name).exists():
                     errors.append(f"lessons/lessons.json: {lesson['label']}'s going-further kernel "
                                   f"'{further}' has no {name}")
@@ -46,8 +50,10 @@ def main() -> int:
             if need not in pieces:
                 errors.append(f"lessons/lessons.json: {lesson['label']} needs '{need}', which is no piece")
     for piece in pieces:
-        for name in (f"reference/{piece}.hpp", f"reference/{piece}.cpp", f"cuda/{piece}.hpp",
-                     f"cuda/{piece}.cu"):
+        folder = f"lessons/{next(l['folder'] for l in lessons if piece in l['pieces'])}"
+        for name in (f"reference/{piece}.hpp", f"cuda/{piece}.hpp",
+                     *([f"reference/{piece}.cpp", f"cuda/{piece}.cu"] if solutions else
+                       [f"{folder}/{piece}.cpp", f"{folder}/{piece}.cu"])):
             if not (ROOT / name).exists():
                 errors.append(f"lessons/lessons.json: piece '{piece}' has no {name}")
     for path in sorted((ROOT / "reference").iterdir()):
