@@ -455,7 +455,11 @@ void print_checks(const Options& o, const Ranks& ranks, const Checks& c, const P
 int run(const Options& o, const Ranks& ranks) {
   Run r;
   if (const int status = set_up(o, ranks, r); status != kOk) return status;
-  const std::string reason = r.backend.unavailable();  // e.g. no GPU: every rank skips together
+  // No GPU: every rank skips together; a GPU that fails: every rank fails.
+  std::string reason;
+  if (const int status = vote(ranks, [&] { reason = r.backend.unavailable(); }); status != kOk) {
+    return status;
+  }
   if (!all_true(reason.empty())) {
     if (!reason.empty()) {
       fmt::print(stderr,

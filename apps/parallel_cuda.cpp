@@ -1,6 +1,8 @@
 // The CUDA masked lookup as a backend of andrea-embed-parallel; compiled once per flavor
 // (cuda/flavor.hpp): `cudasim` runs the kernel on the CPU, `gpu` on the GPU. The sum over
 // ranks stays MPI_Allreduce on host buffers: the kernel's result is copied back first.
+#include <stdexcept>
+
 #include "apps/parallel_lookup.hpp"
 #include "cuda/device.hpp"
 #include "cuda/vocab_parallel.hpp"
@@ -13,8 +15,10 @@ namespace andrea::parallel {
 LookupBackend ANDREA_CONCAT(cuda_lookup_, ANDREA_CUDA_FLAVOR)() {
   namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
   return {&k::vocab_parallel_lookup, [] {
-            std::string reason;
-            return k::device_available(&reason) ? std::string() : reason;
+            // No device: a reason (the run is skipped). A device that fails: an error.
+            k::DevicePresence device = k::device_presence();
+            if (device.kind == k::DevicePresence::broken) throw std::runtime_error(device.reason);
+            return device.reason;
           }};
 }
 

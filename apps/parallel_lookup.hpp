@@ -13,7 +13,8 @@ struct LookupBackend {
   /// reference::vocab_parallel_lookup or cuda::vocab_parallel_lookup: one rank's part.
   void (*lookup)(ConstFloatView wte_shard, const VocabShard& shard, TokenIdBatch ids,
                  FloatView out) = nullptr;
-  /// Empty when it can run here, else why not (e.g. "cudaErrorNoDevice: no CUDA-capable device").
+  /// Empty when it can run here, else why not (e.g. "no CUDA device: cudaGetDeviceCount returned
+  /// cudaErrorNoDevice ..."); throws when a device is there and fails (cuda/device.hpp).
   std::string (*unavailable)() = nullptr;
 };
 

@@ -9,6 +9,10 @@
 //   lookup:  output B*n*d*4 written + distinct wte rows * d*4 + B*n*4 ids
 // A copy of N bytes reads N and writes N, so the baseline copies bytes/2.
 // The L2 cache is flushed (a memset of twice its size) before every timed run.
+// Each kernel's result is checked once against the C++ reference (reference/) before it is
+// timed: bit for bit where the kernel promises it (combine, lookup, the deterministic backward),
+// within a bound for the atomic backward, whose order of additions varies; a mismatch ends the
+// program (exit status 1) naming the kernel, the element, both values and the bound.
 //   backward (lesson 8, B = 8 only): dout B*n*d*4 read + distinct dwte rows read and
 //            written (2 * U*d*4) + dwpe read and written (2 * n*d*4) + ids; the atomic and
 //            the deterministic kernels move the same true bytes (the grouping arrays are
@@ -16,7 +20,9 @@
 // Style of llm.c's dev/cuda: this file includes the kernels it measures.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -28,6 +34,9 @@
 #include "cuda/device.hpp"
 #include "cuda/lookup.cu"
 #include "cuda/lookup_float4.cu"
+#include "reference/backward.hpp"
+#include "reference/combine.hpp"
+#include "reference/lookup.hpp"
 
 namespace {
 
@@ -46,12 +55,14 @@ struct Timer {
   }
 };
 
-// Median time in µs of `runs` runs of f, each after flushing L2.
-template <class F>
-double time_us(F f, DeviceBuffer<char>& flush, int runs = 50) {
+// Median time in µs of `runs` runs of f, each after reset() (not timed: e.g. zeroing the
+// gradients that a backward kernel accumulates into) and after flushing L2.
+template <class F, class Reset>
+double time_us(F f, DeviceBuffer<char>& flush, Reset reset, int runs = 50) {
   Timer timer;
   std::vector<float> ms;
   for (int i = 0; i < runs; ++i) {
+    reset();
     ANDREA_CUDA_CHECK(cudaMemset(flush.get(), i, flush.bytes()));
     ANDREA_CUDA_CHECK(cudaEventRecord(timer.start));
     f();
@@ -65,6 +76,29 @@ double time_us(F f, DeviceBuffer<char>& flush, int runs = 50) {
   std::nth_element(ms.begin(), ms.begin() + runs / 2, ms.end());
   return 1000.0 * ms[runs / 2];
 }
+template <class F>
+double time_us(F f, DeviceBuffer<char>& flush) {  // a kernel that only writes: nothing to reset
+  return time_us(f, flush, [] {});
+}
+
+// The kernel's result (on the device) against the reference's: |got - want| <= tolerance
+// (1 + |want|) for every element, else the program fails naming the first one that is not.
+void check_result(const char* kernel, const DeviceBuffer<float>& got_device,
+                  const std::vector<float>& want, float tolerance) {
+  const std::vector<float> got = got_device.to_host();
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const float bound = tolerance * (1.0f + std::fabs(want[i]));
+    if (!(std::fabs(got[i] - want[i]) <= bound)) {
+      std::fprintf(stderr,
+                   "gpu_bench: %s: element %zu of %zu is %.9g, the reference's is %.9g "
+                   "(|difference| %.3g > bound %.3g)\n",
+                   kernel, i, want.size(), got[i], want[i], std::fabs(got[i] - want[i]), bound);
+      std::exit(1);
+    }
+  }
+  std::printf("  %-22s checked against the reference: %zu values%s\n", kernel, want.size(),
+              tolerance == 0.0f ? ", bit for bit" : "");
+}
 
 void row(const char* name, double bytes, double us, double copy_us) {
   std::printf("  %-22s %10.1f us %8.1f GB/s   copy %8.1f us %8.1f GB/s   %5.1f%% of copy\n", name,
@@ -72,7 +106,8 @@ void row(const char* name, double bytes, double us, double copy_us) {
 }
 
 // Lesson 8 at B = 8: the atomic kernel and the deterministic pair (dwte by groups, dwpe by
-// position), kernels only; buffers are reset to 0 before each timed run (not timed).
+// position), kernels only; dwte and dwpe are reset to 0 before each timed run (not timed), as
+// the kernels accumulate into them.
 template <class Copy>
 void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t d,
               std::int64_t vocab_size, std::size_t distinct, DeviceBuffer<char>& flush,
@@ -84,8 +119,15 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
   const DeviceBuffer<float> d_dout{std::span<const float>(dout)};
   const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
   DeviceBuffer<float> d_dwte(vocab_size * d), d_dwpe(n * d);
-  ANDREA_CUDA_CHECK(cudaMemset(d_dwte.get(), 0, d_dwte.bytes()));
-  ANDREA_CUDA_CHECK(cudaMemset(d_dwpe.get(), 0, d_dwpe.bytes()));
+  const auto reset = [&] {
+    ANDREA_CUDA_CHECK(cudaMemset(d_dwte.get(), 0, d_dwte.bytes()));
+    ANDREA_CUDA_CHECK(cudaMemset(d_dwpe.get(), 0, d_dwpe.bytes()));
+  };
+  std::vector<float> want_dwte(static_cast<std::size_t>(vocab_size * d)),
+      want_dwpe(static_cast<std::size_t>(n * d));
+  reference::embedding_backward(
+      TokenIdBatch(ids.data(), rows / n, n), ConstFloatView(dout.data(), rows, d),
+      FloatView(want_dwte.data(), vocab_size, d), FloatView(want_dwpe.data(), n, d));
 
   const auto t0 = std::chrono::steady_clock::now();
   const PositionGroups g = group_positions(ids, vocab_size);
@@ -99,25 +141,35 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
   const double bytes =
       4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
   const double copy_us = copy_of(bytes);
-  const double atomic_us = time_us(
-      [&] {
-        backward_atomic_kernel<<<blocks_for(rows * d), kThreads>>>(
-            d_dout.get(), d_ids.get(), d_dwte.get(), d_dwpe.get(), rows, n, d, vocab_size);
-      },
-      flush);
+  const auto atomic = [&] {
+    backward_atomic_kernel<<<blocks_for(rows * d), kThreads>>>(
+        d_dout.get(), d_ids.get(), d_dwte.get(), d_dwpe.get(), rows, n, d, vocab_size);
+  };
+  const auto deterministic_wte = [&] {
+    wte_backward_kernel<<<blocks_for(u * d), kThreads>>>(
+        d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), u, d);
+  };
+  const auto deterministic_wpe = [&] {
+    wpe_backward_kernel<<<blocks_for(n * d), kThreads>>>(d_dout.get(), d_dwpe.get(), rows / n, n,
+                                                         d);
+  };
+  // Once each, checked: the atomic kernel adds in any order (a bound of 1e-5 relative), the
+  // deterministic pair in the reference's order (bit for bit).
+  reset();
+  atomic();
+  ANDREA_CUDA_CHECK_LAUNCH();
+  check_result("backward atomic dwte", d_dwte, want_dwte, 1e-5f);
+  check_result("backward atomic dwpe", d_dwpe, want_dwpe, 1e-5f);
+  reset();
+  deterministic_wte();
+  deterministic_wpe();
+  ANDREA_CUDA_CHECK_LAUNCH();
+  check_result("backward determ. dwte", d_dwte, want_dwte, 0.0f);
+  check_result("backward determ. dwpe", d_dwpe, want_dwpe, 0.0f);
+  const double atomic_us = time_us(atomic, flush, reset);
   row("backward atomic", bytes, atomic_us, copy_us);
-  const double wte_us = time_us(
-      [&] {
-        wte_backward_kernel<<<blocks_for(u * d), kThreads>>>(
-            d_dout.get(), d_rows.get(), d_offsets.get(), d_positions.get(), d_dwte.get(), u, d);
-      },
-      flush);
-  const double wpe_us = time_us(
-      [&] {
-        wpe_backward_kernel<<<blocks_for(n * d), kThreads>>>(d_dout.get(), d_dwpe.get(), rows / n,
-                                                             n, d);
-      },
-      flush);
+  const double wte_us = time_us(deterministic_wte, flush, reset);
+  const double wpe_us = time_us(deterministic_wpe, flush, reset);
   row("backward deterministic", bytes, wte_us + wpe_us, copy_us);
   std::printf(
       "    (dwte kernel %.1f us + dwpe kernel %.1f us; host grouping of %lld ids %.1f us, not "
@@ -128,10 +180,15 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
 }  // namespace
 
 int main() {
-  std::string reason;
-  if (!andrea::cuda::device_available(&reason)) {
-    std::printf("skipped: %s\n", reason.c_str());
+  // No device: nothing to measure (exit status 0, as before). A device that fails: an error.
+  const DevicePresence device = device_presence();
+  if (device.kind == DevicePresence::none) {
+    std::printf("skipped: %s\n", device.reason.c_str());
     return 0;
+  }
+  if (device.kind == DevicePresence::broken) {
+    std::fprintf(stderr, "gpu_bench: %s\n", device.reason.c_str());
+    return 1;
   }
   std::printf("device: %s\n", andrea::cuda::device_name().c_str());
   const Config& c = andrea_120m;
@@ -172,39 +229,48 @@ int main() {
           [&] { cudaMemcpyAsync(dst.get(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice); },
           flush);
     };
+    // The two rungs of lessons 1 and 5: a float per thread, then a float4 per thread.
+    const auto combine_float = [&] {
+      combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(),
+                                                   d_out.get(), n, d, c.vocab_size);
+    };
+    const auto combine_float4 = [&] {
+      combine_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                           reinterpret_cast<const float4*>(d_wpe.get()),
+                                           d_ids.get(), reinterpret_cast<float4*>(d_out.get()), n,
+                                           d / 4, c.vocab_size);
+    };
+    const auto lookup_float = [&] {
+      lookup_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d,
+                                                  c.vocab_size);
+    };
+    const auto lookup_float4 = [&] {
+      lookup_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
+                                          d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
+                                          d / 4, c.vocab_size);
+    };
+    const ConstFloatView wte_view(wte.data(), c.vocab_size, d), wpe_view(wpe.data(), n, d);
+    std::vector<float> want(static_cast<std::size_t>(batch * n * d));
+    reference::combine_batch(wte_view, wpe_view, TokenIdBatch(ids.data(), batch, n),
+                             FloatView(want.data(), batch * n, d));
+    const auto verify = [&](const char* name, const auto& kernel) {  // once, before timing
+      kernel();
+      ANDREA_CUDA_CHECK_LAUNCH();
+      check_result(name, d_out, want, 0.0f);
+    };
+    verify("combine (fused) float", combine_float);
+    verify("combine (fused) float4", combine_float4);
+    reference::lookup(wte_view, TokenIds(ids), FloatView(want.data(), batch * n, d));
+    verify("lookup float", lookup_float);
+    verify("lookup float4", lookup_float4);
+
     const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
-    const double combine_float_us = time_us(
-        [&] {
-          combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(),
-                                                       d_out.get(), n, d, c.vocab_size);
-        },
-        flush);
-    row("combine (fused) float", combine_bytes, combine_float_us, copy_of(combine_bytes));
-    const double combine_us = time_us(
-        [&] {
-          combine_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                               reinterpret_cast<const float4*>(d_wpe.get()),
-                                               d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
-                                               n, d / 4, c.vocab_size);
-        },
-        flush);
-    row("combine (fused) float4", combine_bytes, combine_us, copy_of(combine_bytes));
+    row("combine (fused) float", combine_bytes, time_us(combine_float, flush), copy_of(combine_bytes));
+    row("combine (fused) float4", combine_bytes, time_us(combine_float4, flush),
+        copy_of(combine_bytes));
     const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
-    const double lookup_float_us = time_us(
-        [&] {
-          lookup_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d,
-                                                      c.vocab_size);
-        },
-        flush);
-    row("lookup float", lookup_bytes, lookup_float_us, copy_of(lookup_bytes));
-    const double lookup_us = time_us(
-        [&] {
-          lookup_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                              d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
-                                              d / 4, c.vocab_size);
-        },
-        flush);
-    row("lookup float4", lookup_bytes, lookup_us, copy_of(lookup_bytes));
+    row("lookup float", lookup_bytes, time_us(lookup_float, flush), copy_of(lookup_bytes));
+    row("lookup float4", lookup_bytes, time_us(lookup_float4, flush), copy_of(lookup_bytes));
     if (batch == 8) backward(ids, n, d, c.vocab_size, distinct.size(), flush, copy_of);
   }
   return 0;

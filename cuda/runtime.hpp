@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda/flavor.hpp"
+
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 #else
@@ -36,6 +38,13 @@ class CudaError : public std::runtime_error {
   cudaError_t code_;
 };
 
+}  // namespace andrea
+
+// cuda_check has one body per build (the cudasim one adds the layer's account of the failure):
+// it sits in the build's own namespace (cuda/flavor.hpp), so that a program linking both builds
+// (andrea-embed) keeps both. tests/odr/odr_check.py checks that no other symbol is defined
+// differently by the two builds.
+ANDREA_CUDA_BEGIN
 namespace detail {
 inline void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
   if (code == cudaSuccess) return;
@@ -49,10 +58,10 @@ inline void cuda_check(cudaError_t code, const char* call, const char* file, int
   throw CudaError(code, message);
 }
 }  // namespace detail
+ANDREA_CUDA_END
 
-}  // namespace andrea
-
-#define ANDREA_CUDA_CHECK(expr) ::andrea::detail::cuda_check((expr), #expr, __FILE__, __LINE__)
+#define ANDREA_CUDA_CHECK(expr) \
+  ::andrea::cuda::detail::cuda_check((expr), #expr, __FILE__, __LINE__)
 #define ANDREA_CUDA_CHECK_LAUNCH()              \
   do {                                          \
     ANDREA_CUDA_CHECK(cudaGetLastError());      \

@@ -40,6 +40,15 @@ cudaError_t fail(cudaError_t error, std::string detail) {
   t_detail = std::move(detail);
   return error;
 }
+std::string symbol_range(const char* call, std::size_t offset, std::size_t count,
+                         std::size_t symbol_bytes, bool null_pointer) {
+  if (null_pointer && offset <= symbol_bytes && count <= symbol_bytes - offset) {
+    return std::string(call) + ": the host pointer is null";
+  }
+  return std::string(call) + ": offset " + std::to_string(offset) + " + count " +
+         std::to_string(count) + " bytes is past the symbol's " + std::to_string(symbol_bytes) +
+         " bytes";
+}
 void fail_launch(std::string detail, cudaError_t error) {
   fail(error, std::move(detail));
   t_pending = error;
@@ -158,6 +167,7 @@ cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
 
 // --- More allocation: the same path as cudaMalloc (all memory is host memory here).
 namespace {
+constexpr std::size_t kMaxPitch = 2147483647;  // cudaDeviceProp::memPitch, cudaDevAttrMaxPitch
 // Managed and pinned memory: the host writes it directly, which initcheck (cudasim/tools)
 // cannot see, so every byte counts as written.
 cudaError_t malloc_host_visible(void** ptr, std::size_t size) {
@@ -195,6 +205,19 @@ cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, s
 
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                          std::size_t width, std::size_t height, cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
+    return fail(
+        cudaErrorInvalidMemcpyDirection,
+        "cudaMemcpy2D: kind " + std::to_string(static_cast<int>(kind)) + " is no cudaMemcpyKind");
+  }
+  // "cudaMemcpy2D() returns an error if dpitch or spitch exceeds the maximum allowed" (CUDA's
+  // documentation): the device's memPitch, cudaDevAttrMaxPitch.
+  if (const std::size_t most = kMaxPitch; dpitch > most || spitch > most) {
+    return fail(cudaErrorInvalidPitchValue,
+                "cudaMemcpy2D: a pitch is larger than the largest allowed, " +
+                    std::to_string(most) + " bytes (dpitch " + std::to_string(dpitch) +
+                    ", spitch " + std::to_string(spitch) + ")");
+  }
   if (width > dpitch || width > spitch) {
     return fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D: width " + std::to_string(width) +
                                                 " is larger than a pitch (dpitch " +
@@ -398,7 +421,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->concurrentManagedAccess = 1;
   prop->pageableMemoryAccess = 1;
   prop->cooperativeLaunch = 0;
-  prop->memPitch = 2147483647;
+  prop->memPitch = kMaxPitch;
   prop->textureAlignment = 512;
   return cudaSuccess;
 }

@@ -38,7 +38,10 @@ std::string last_error_detail();
 namespace detail {
 cudaError_t fail(cudaError_t error, std::string detail);  // records error + detail, returns error
 bool stream_valid(cudaStream_t stream);                   // null or created, not destroyed
-void fail_launch(std::string detail,                      // a kernel failed while running
+/// "cudaMemcpyToSymbol: offset 4 + count 16 bytes is past the symbol's 16 bytes" (or: null pointer)
+std::string symbol_range(const char* call, std::size_t offset, std::size_t count,
+                         std::size_t symbol_bytes, bool null_pointer);
+void fail_launch(std::string detail,  // a kernel failed while running
                  cudaError_t error = cudaErrorLaunchFailure);
 }  // namespace detail
 
@@ -144,10 +147,17 @@ template <class T>
 cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t count,
                                std::size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  if (offset > sizeof(T) || count > sizeof(T) - offset || (count > 0 && src == nullptr) ||
-      (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-       kind != cudaMemcpyDefault)) {
-    return cudasim::detail::fail(cudaErrorInvalidValue, "cudaMemcpyToSymbol: bad range or kind");
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault) {
+    return cudasim::detail::fail(cudaErrorInvalidMemcpyDirection,
+                                 "cudaMemcpyToSymbol: kind " +
+                                     std::to_string(static_cast<int>(kind)) +
+                                     " is not cudaMemcpyHostToDevice, DeviceToDevice or Default");
+  }
+  if (offset > sizeof(T) || count > sizeof(T) - offset || (count > 0 && src == nullptr)) {
+    return cudasim::detail::fail(cudaErrorInvalidValue,
+                                 cudasim::detail::symbol_range("cudaMemcpyToSymbol", offset, count,
+                                                               sizeof(T), src == nullptr));
   }
   if (count > 0) std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, count);
   return cudaSuccess;
@@ -156,10 +166,17 @@ template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count,
                                  std::size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  if (offset > sizeof(T) || count > sizeof(T) - offset || (count > 0 && dst == nullptr) ||
-      (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-       kind != cudaMemcpyDefault)) {
-    return cudasim::detail::fail(cudaErrorInvalidValue, "cudaMemcpyFromSymbol: bad range or kind");
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault) {
+    return cudasim::detail::fail(cudaErrorInvalidMemcpyDirection,
+                                 "cudaMemcpyFromSymbol: kind " +
+                                     std::to_string(static_cast<int>(kind)) +
+                                     " is not cudaMemcpyDeviceToHost, DeviceToDevice or Default");
+  }
+  if (offset > sizeof(T) || count > sizeof(T) - offset || (count > 0 && dst == nullptr)) {
+    return cudasim::detail::fail(
+        cudaErrorInvalidValue, cudasim::detail::symbol_range("cudaMemcpyFromSymbol", offset, count,
+                                                             sizeof(T), dst == nullptr));
   }
   if (count > 0) std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, count);
   return cudaSuccess;

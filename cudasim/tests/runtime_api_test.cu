@@ -101,9 +101,30 @@ TEST(Symbols, ConstantAndDeviceVariables) {
   float second = 0.0f;
   ANDREA_CUDA_CHECK(cudaMemcpyFromSymbol(&second, kCoefficients, sizeof second, sizeof(float)));
   EXPECT_EQ(second, 0.5f);
-  EXPECT_EQ(cudaMemcpyToSymbol(kCoefficients, coefficients, sizeof coefficients, sizeof(float)),
-            cudaErrorInvalidValue);  // past the end of the symbol
-  cudaGetLastError();
+  // Past the end of the symbol. CUDA documents cudaSuccess, cudaErrorInvalidValue,
+  // cudaErrorInvalidSymbol, cudaErrorInvalidMemcpyDirection and cudaErrorNoKernelImageForDevice,
+  // without saying which a range past the symbol gives: the layer gives cudaErrorInvalidValue
+  // and names the bound; a GPU may give either error that fits a bad range.
+  const cudaError_t past =
+      cudaMemcpyToSymbol(kCoefficients, coefficients, sizeof coefficients, sizeof(float));
+#if defined(__CUDACC__)
+  EXPECT_TRUE(past == cudaErrorInvalidValue || past == cudaErrorInvalidSymbol)
+      << cudaGetErrorName(past);
+#else
+  EXPECT_EQ(past, cudaErrorInvalidValue);
+  EXPECT_NE(cudasim::last_error_detail().find("offset 4 + count 16 bytes is past the symbol's 16"),
+            std::string::npos)
+      << cudasim::last_error_detail();
+#endif
+  (void)cudaGetLastError();
+  // A direction the symbol copies do not take: documented as cudaErrorInvalidMemcpyDirection.
+  EXPECT_EQ(
+      cudaMemcpyToSymbol(kCoefficients, coefficients, sizeof(float), 0, cudaMemcpyDeviceToHost),
+      cudaErrorInvalidMemcpyDirection);
+  (void)cudaGetLastError();
+  EXPECT_EQ(cudaMemcpyFromSymbol(&second, kCoefficients, sizeof second, 0, cudaMemcpyHostToDevice),
+            cudaErrorInvalidMemcpyDirection);
+  (void)cudaGetLastError();
 }
 
 TEST(DeviceProperties, DescribeTheDevice) {
@@ -183,7 +204,13 @@ TEST(Versions, TheRuntimeAndDriverAreCuda11OrLater) {
   ANDREA_CUDA_CHECK(cudaDriverGetVersion(&driver));
   EXPECT_EQ(runtime, CUDART_VERSION);
   EXPECT_GE(runtime, 11000);
-  EXPECT_GE(driver, runtime);  // a driver runs the runtimes up to its own version
+  // cudaDriverGetVersion: "the latest version of CUDA supported by the driver", 0 with none
+  // installed. Since CUDA 11 a driver also runs the newer runtimes of its own major version
+  // (minor version compatibility), so a driver older than the runtime is allowed; an older
+  // major version would have failed cudaGetDeviceCount (cudaErrorInsufficientDriver) first.
+  EXPECT_GT(driver, 0);
+  EXPECT_GE(driver / 1000, runtime / 1000)
+      << "driver CUDA " << driver << ", runtime CUDA " << runtime;
 #if !defined(__CUDA_RUNTIME_H__) || !defined(__DRIVER_TYPES_H__) || !defined(__CUDA_RUNTIME_API_H__)
   ADD_FAILURE() << "the runtime's include guards are not defined";
 #endif
@@ -210,10 +237,31 @@ TEST(Memcpy2D, CopiesAWindowOfAPitchedMatrix) {
                                  4 * sizeof(int), 3, cudaMemcpyDeviceToHost));
   EXPECT_EQ(back,
             (std::vector<int>{-1, 2, 3, 4, 5, -1, -1, 10, 11, 12, 13, -1, -1, 18, 19, 20, 21, -1}));
-  EXPECT_EQ(cudaMemcpy2D(d.get(), 2 * sizeof(int), host.data(), 8 * sizeof(int), 4 * sizeof(int), 3,
-                         cudaMemcpyHostToDevice),
-            cudaErrorInvalidPitchValue);  // width larger than the destination pitch
-  cudaGetLastError();
+  // "width must not exceed either dpitch or spitch": CUDA documents cudaErrorInvalidValue and
+  // cudaErrorInvalidPitchValue among cudaMemcpy2D's errors without saying which this is; the
+  // layer gives cudaErrorInvalidPitchValue, a GPU either.
+  const cudaError_t wide = cudaMemcpy2D(d.get(), 2 * sizeof(int), host.data(), 8 * sizeof(int),
+                                        4 * sizeof(int), 3, cudaMemcpyHostToDevice);
+#if defined(__CUDACC__)
+  EXPECT_TRUE(wide == cudaErrorInvalidPitchValue || wide == cudaErrorInvalidValue)
+      << cudaGetErrorName(wide);
+#else
+  EXPECT_EQ(wide, cudaErrorInvalidPitchValue);
+  EXPECT_NE(cudasim::last_error_detail().find("width 16 is larger than a pitch (dpitch 8"),
+            std::string::npos)
+      << cudasim::last_error_detail();
+#endif
+  (void)cudaGetLastError();
+  // "returns an error if dpitch or spitch exceeds the maximum allowed" (cudaDevAttrMaxPitch).
+  int max_pitch = 0;
+  ANDREA_CUDA_CHECK(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, 0));
+  const std::size_t too_wide = static_cast<std::size_t>(max_pitch) + 1;
+  const cudaError_t huge = cudaMemcpy2D(d.get(), 4 * sizeof(int), host.data(), too_wide,
+                                        4 * sizeof(int), 1, cudaMemcpyHostToDevice);
+  EXPECT_TRUE(huge == cudaErrorInvalidPitchValue || huge == cudaErrorInvalidValue)
+      << "spitch " << too_wide << " (the largest is " << max_pitch
+      << "): " << cudaGetErrorName(huge);
+  (void)cudaGetLastError();
 }
 
 }  // namespace

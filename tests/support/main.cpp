@@ -1,6 +1,7 @@
 // The test entry point. A test passes only by finishing (finished.hpp). For the GPU backend
-// without a usable CUDA device, the tests are not run: the reason is printed and the exit code
-// 77 tells ctest (SKIP_RETURN_CODE) to report them as skipped.
+// without a CUDA device, the tests are not run: the reason is printed and the exit code 77 tells
+// ctest (SKIP_RETURN_CODE) to report them as skipped; with a device or driver that fails, the
+// program fails with the error (cuda/device.hpp, device_presence).
 #include <gtest/gtest.h>
 
 #include "finished.hpp"
@@ -10,9 +11,8 @@
 #endif
 #if defined(ANDREA_BACKEND_GPU)
 #include <cstdio>
-#include <string>
-#include <string_view>
 
+#define ANDREA_DEVICE_COUNT_SEAM  // a test program: ANDREA_FAKE_DEVICE_COUNT (cuda/device.hpp)
 #include "cuda/device.hpp"
 #endif
 
@@ -24,10 +24,16 @@ int main(int argc, char** argv) {
   cudasim::set_worker_threads(1);
 #endif
 #if defined(ANDREA_BACKEND_GPU)
-  std::string reason;
-  if (!::testing::GTEST_FLAG(list_tests) && !andrea::cuda::device_available(&reason)) {
-    std::printf("[  SKIPPED ] every test of this program: %s\n", reason.c_str());
-    return andrea::testing::finished(77);
+  if (!::testing::GTEST_FLAG(list_tests)) {
+    const andrea::cuda::DevicePresence device = andrea::cuda::device_presence_in_test();
+    if (device.kind == andrea::cuda::DevicePresence::none) {
+      std::printf("[  SKIPPED ] every test of this program: %s\n", device.reason.c_str());
+      return andrea::testing::finished(device.exit_status());
+    }
+    if (device.kind == andrea::cuda::DevicePresence::broken) {
+      std::fprintf(stderr, "[  FAILED  ] every test of this program: %s\n", device.reason.c_str());
+      return andrea::testing::finished(device.exit_status());
+    }
   }
 #endif
   return andrea::testing::finished(RUN_ALL_TESTS());
