@@ -4,7 +4,7 @@
 //   L01 lookup   one block per token, a thread per float / per float4; one thread per row
 //   L02 norm     the block's tree reduction with interleaved addressing (index 2 s tid, Mark
 //                Harris's kernel 2) and with sequential addressing (tid + s, his kernel 3)
-//   L05 combine  x[t] = wte[ids[t]] + wpe[t], float4
+//   L05 combine  x[t] = wte[ids[t]] + wpe[t], a thread per float / per float4
 //   L08 backward the atomic kernel on one repeated id, and the deterministic one
 //
 //   build/bench/profile_lessons     each launch's report, line by line, then one line per kernel
@@ -75,7 +75,13 @@ __global__ void norm_sequential(const float* m, float* out) {
   if (tid == 0) out[blockIdx.x] = sqrtf(s[0]);
 }
 
-// --- L05: combine, float4.
+// --- L05: combine, a thread per float (the graded rung), then a float4 per thread.
+__global__ void combine_scalar(const float* wte, const float* wpe, const std::int32_t* ids,
+                               float* out) {
+  const float* w = wte + static_cast<std::int64_t>(ids[blockIdx.x]) * kD;
+  const float* p = wpe + static_cast<std::int64_t>(blockIdx.x) * kD;
+  for (int c = threadIdx.x; c < kD; c += blockDim.x) out[blockIdx.x * kD + c] = w[c] + p[c];
+}
 __global__ void combine_float4(const float4* wte, const float4* wpe, const std::int32_t* ids,
                                float4* out) {
   const float4* w = wte + static_cast<std::int64_t>(ids[blockIdx.x]) * (kD / 4);
@@ -175,6 +181,9 @@ int main() {
   norm_sequential<<<kTokens, kThreads>>>(d_wpe, d_out);
   ANDREA_CUDA_CHECK_LAUNCH();
   SUMMARY("L02", "norm_sequential");
+  combine_scalar<<<kTokens, kThreads>>>(d_wte, d_wpe, d_ids, d_out);
+  ANDREA_CUDA_CHECK_LAUNCH();
+  SUMMARY("L05", "combine_scalar");
   combine_float4<<<kTokens, kD / 4>>>(reinterpret_cast<const float4*>(d_wte),
                                       reinterpret_cast<const float4*>(d_wpe), d_ids,
                                       reinterpret_cast<float4*>(d_out));
