@@ -57,6 +57,13 @@ def points(value: float) -> str:
     return f"{value:.2f}"
 
 
+def cell(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one that begins with = + - @ (or a tab or a
+    carriage return) would be read as a formula (OWASP's "CSV injection"), so it gets a leading
+    apostrophe, which spreadsheets hide."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def csv_text(grades: list, steps: list) -> str:
     """One row per student: the points of each step (steps: [(key, max_points)]), the total,
     and the reason when the submission was not graded."""
@@ -67,9 +74,9 @@ def csv_text(grades: list, steps: list) -> str:
                     + [points(sum(worth for _, worth in steps)), ""])
     for grade in grades:
         by_key = {step.key: step.points for step in grade.steps}
-        writer.writerow([grade.student] + [points(0.0 if grade.reason else by_key.get(key, 0.0))
-                                           for key, _ in steps]
-                        + [points(grade.total), grade.reason or notes(grade)])
+        writer.writerow([cell(grade.student)]
+                        + [points(0.0 if grade.reason else by_key.get(key, 0.0)) for key, _ in steps]
+                        + [points(grade.total), cell(grade.reason or notes(grade))])
     return out.getvalue()
 
 

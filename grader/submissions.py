@@ -63,7 +63,8 @@ def read_files(folder: pathlib.Path, exercises: list) -> tuple:
 def collect(folder: pathlib.Path, exercises: list) -> list:
     """Every entry of the submissions folder, sorted by name, with its files or its reason."""
     entries = sorted(folder.iterdir(), key=lambda p: p.name)
-    result, slugs = [], set()
+    # The results folder also holds grades.csv: no student's folder may take its name.
+    result, slugs = [], {"grades.csv"}
     keys = {}
     for entry in entries:
         key = unicodedata.normalize("NFC", entry.name).casefold()

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The class's gradebook with hostile folder names (ctest grader/gradebook, label core-cpu):
+a folder named like the gradebook gets a results folder of its own, and a name a spreadsheet
+would run as a formula is written as text."""
+import pathlib
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import gradebook  # noqa: E402
+import submissions  # noqa: E402
+
+
+class HostileNames(unittest.TestCase):
+    def test_a_folder_named_grades_csv_gets_another_results_folder(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for name in ("grades.csv", "ana"):
+                (pathlib.Path(folder) / name).mkdir()
+                (pathlib.Path(folder) / name / "lookup.cpp").write_text("// mine\n")
+            class_ = submissions.collect(pathlib.Path(folder), ["01_lookup/lookup.cpp"])
+            self.assertEqual([(s.name, s.slug) for s in class_],
+                             [("ana", "ana"), ("grades.csv", "grades.csv_")])
+            out = pathlib.Path(folder) / "results"
+            out.mkdir()
+            grade = gradebook.Grade(class_[1].name, class_[1].slug, reason="not graded here")
+            gradebook.write_student(out, grade, [("L01-cpu", 5.0)])
+            gradebook.write_atomically(out / "grades.csv", gradebook.csv_text([grade], [("L01-cpu", 5.0)]))
+            self.assertTrue((out / "grades.csv").is_file())
+            self.assertTrue((out / "grades.csv_" / "results.json").is_file())
+
+    def test_a_cell_that_a_spreadsheet_would_run_is_written_as_text(self):
+        grades = [gradebook.Grade("=1+1", "1_1", reason="-2 tests"),
+                  gradebook.Grade("@SUM(A1)", "SUM_A1_"), gradebook.Grade("+cmd", "cmd"),
+                  gradebook.Grade("ana-maria", "ana-maria")]
+        rows = gradebook.csv_text(grades, [("L01-cpu", 5.0)]).splitlines()
+        self.assertEqual(rows[2], "'=1+1,0.00,0.00,'-2 tests")
+        self.assertEqual(rows[3], "'@SUM(A1),0.00,0.00,")
+        self.assertEqual(rows[4], "'+cmd,0.00,0.00,")
+        self.assertEqual(rows[5], "ana-maria,0.00,0.00,")
+
+
+if __name__ == "__main__":
+    unittest.main()
