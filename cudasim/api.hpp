@@ -40,6 +40,11 @@ cudaError_t fail(cudaError_t error, std::string detail);  // records error + det
 bool stream_valid(cudaStream_t stream);                   // null or created, not destroyed
 void fail_launch(std::string detail,                      // a kernel failed while running
                  cudaError_t error = cudaErrorLaunchFailure);
+/// A launch refused before it ran (its configuration, a limit of the layer): recorded as by
+/// fail(). Like fail_launch, kept until the program asks (cudaGetLastError,
+/// cudaPeekAtLastError, cudaDeviceSynchronize); one it never asks about is printed on stderr
+/// when the program ends, so that a program that ignores errors does not fail without a word.
+void fail_to_launch(cudaError_t error, std::string detail);
 }  // namespace detail
 
 }  // namespace cudasim

@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "cudasim/block.hpp"
-#include "cudasim/tools/internal.hpp"
+#include "cudasim/hooks.hpp"
 
 namespace cudasim::detail {
 namespace {
@@ -88,15 +88,15 @@ void* allocate(std::size_t size) {
   void* map = mmap(nullptr, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return nullptr;
   Allocation a{size, rounded, static_cast<char*>(map), length, nullptr};
-  if ((enabled_tools() & initcheck) != 0) {
-    a.written = std::make_shared<std::vector<std::uint64_t>>((size + 63) / 64, 0);
-  }
   if (mprotect(a.data(), data, PROT_READ | PROT_WRITE) != 0) {
     munmap(map, length);
     return nullptr;
   }
   std::memset(a.data(), kPoison, data);
   char* start = a.data() + data - rounded;  // the rounded end touches the upper guard
+  if (hooks::Observer* tools = hooks::installed(); tools != nullptr && tools->allocated(start, size)) {
+    a.written = std::make_shared<std::vector<std::uint64_t>>((size + 63) / 64, 0);  // initcheck
+  }
   std::lock_guard lock(allocations().mutex);
   allocations().by_start[reinterpret_cast<std::uintptr_t>(start)] = a;
   return start;
@@ -363,7 +363,7 @@ int access_size(const unsigned char* code) {
     what = std::string("invalid ") + (f.write ? "write" : "read") + " of " +
            (f.size > 0 ? bytes(static_cast<std::uint64_t>(f.size)) : "unknown size") + " at " +
            hex(f.address) + ", " + describe_address(f.address, Block::running_launch()) + " " +
-           tools::pc_token(f.pc) + " (memcheck)";
+           hooks::pc_token(f.pc) + " (memcheck)";
   } catch (...) {
     what = "invalid memory access (memcheck)";
   }
@@ -396,7 +396,7 @@ void on_segv(int signal, siginfo_t* info, void* context) {
   t_fault.address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   t_fault.write = (regs[REG_ERR] & 2) != 0;  // x86 page-fault error code: bit 1 = write
   t_fault.size = access_size(reinterpret_cast<const unsigned char*>(rip));
-  t_fault.pc = rip + 1;  // as a return address: tools::symbolize_text looks one byte back
+  t_fault.pc = rip + 1;  // as a return address: the symbolizer looks one byte back
   // Make the thread "call" on_fault from the faulting instruction: skip the red zone, align
   // the stack as at a call, push the return address.
   std::uintptr_t new_sp = ((sp - 128) & ~std::uintptr_t{15}) - 8;

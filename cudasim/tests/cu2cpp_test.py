@@ -5,7 +5,7 @@ import pathlib
 import sys
 import unittest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "cuda" / "sim"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # cudasim/
 import cu2cpp  # noqa: E402
 
 

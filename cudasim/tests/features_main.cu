@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
 int main(int argc, char** argv) {
   int devices = 0;
