@@ -382,6 +382,22 @@ void chain(int signal, siginfo_t* info, void* context) {
   }
 }
 
+// A CUDA thread ran into the guard page below its stack: the program dies of SIGSEGV, but says
+// why first (write(2): the only output a signal handler may use).
+void say_stack_overflow() {
+  constexpr std::size_t kKiB = kStackSize / 1024;
+  static_assert(kKiB >= 100 && kKiB < 1000, "the message below writes three digits");
+  char text[] =
+      "cudasim: a CUDA thread overflowed its stack of ... KiB (the layer's limit per thread): "
+      "a large local array or deep recursion in a kernel\n";
+  char* digits = std::strstr(text, "...");
+  digits[0] = static_cast<char>('0' + kKiB / 100);
+  digits[1] = static_cast<char>('0' + kKiB / 10 % 10);
+  digits[2] = static_cast<char>('0' + kKiB % 10);
+  const ssize_t ignored = write(STDERR_FILENO, text, sizeof text - 1);
+  (void)ignored;
+}
+
 void on_segv(int signal, siginfo_t* info, void* context) {
   auto* uc = static_cast<ucontext_t*>(context);
   greg_t* regs = uc->uc_mcontext.gregs;
@@ -389,6 +405,7 @@ void on_segv(int signal, siginfo_t* info, void* context) {
   const auto bottom = reinterpret_cast<std::uintptr_t>(Block::running_stack_bottom());
   // Only a fault of a CUDA thread with room left on its stack (not a stack overflow).
   if (bottom == 0 || sp < bottom + 16 * 1024 || sp > bottom + kStackSize) {
+    if (bottom != 0 && sp < bottom + 16 * 1024) say_stack_overflow();
     chain(signal, info, context);
     return;
   }
