@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check.cuh"
+#include "shared_memory.cuh"
 
 using simtest::DeviceBuffer;
 
@@ -108,32 +109,6 @@ TEST(SharedMemory, EveryBlockStartsWithNaNs) {
   for (float v : d_out.to_host()) EXPECT_TRUE(std::isnan(v)) << v;
 }
 #endif
-
-// The SharedMemory<T> idiom of NVIDIA's samples (reduction): extern __shared__ arrays of
-// different element types, declared in several functions of one file and in a specialisation,
-// all views of the one dynamic shared memory of the block.
-template <class T>
-struct SharedMemory {
-  __device__ inline operator T*() {
-    extern __shared__ int __smem[];
-    return (T*)__smem;
-  }
-  __device__ inline operator const T*() const {
-    extern __shared__ int __smem[];
-    return (T*)__smem;
-  }
-};
-template <>
-struct SharedMemory<double> {
-  __device__ inline operator double*() {
-    extern __shared__ double __smem_d[];
-    return (double*)__smem_d;
-  }
-  __device__ inline operator const double*() const {
-    extern __shared__ double __smem_d[];
-    return (double*)__smem_d;
-  }
-};
 
 // One sum per block of blockDim.x values (a power of 2), as the samples' reduce0.
 template <class T>
