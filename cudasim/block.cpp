@@ -1,7 +1,7 @@
 // The block scheduler: fibers, barriers, warp exchanges, and the report when a block is stuck.
 #include "cudasim/block.hpp"
-#include "cudasim/memory.hpp"
 #include "cudasim/hooks.hpp"
+#include "cudasim/memory.hpp"
 
 #include <algorithm>
 #include <cstdio>

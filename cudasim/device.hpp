@@ -129,7 +129,7 @@ template <class T>
   ::cudasim::detail::AnyValue name(A&&...) {                                     \
     static_assert(::cudasim::detail::Unsupported<A...>::value, what              \
                   " is not supported by the CPU execution layer (cudasim); see " \
-                  "cudasim/README.md");                                         \
+                  "cudasim/README.md");                                          \
     return {};                                                                   \
   }
 
@@ -224,8 +224,8 @@ T warp_reduce(unsigned mask, T value, Op op, std::source_location where) {
 }  // namespace cudasim::detail
 inline unsigned __reduce_add_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](unsigned a, unsigned b) { return a + b; },
-                                      where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a + b; }, where);
 }
 inline int __reduce_add_sync(unsigned mask, int value,
                              std::source_location where = std::source_location::current()) {
@@ -233,36 +233,38 @@ inline int __reduce_add_sync(unsigned mask, int value,
 }
 inline unsigned __reduce_min_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](unsigned a, unsigned b) { return b < a ? b : a; },
-                                      where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return b < a ? b : a; }, where);
 }
 inline int __reduce_min_sync(unsigned mask, int value,
                              std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](int a, int b) { return b < a ? b : a; }, where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](int a, int b) { return b < a ? b : a; }, where);
 }
 inline unsigned __reduce_max_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](unsigned a, unsigned b) { return a < b ? b : a; },
-                                      where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a < b ? b : a; }, where);
 }
 inline int __reduce_max_sync(unsigned mask, int value,
                              std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](int a, int b) { return a < b ? b : a; }, where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](int a, int b) { return a < b ? b : a; }, where);
 }
 inline unsigned __reduce_and_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](unsigned a, unsigned b) { return a & b; },
-                                      where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a & b; }, where);
 }
 inline unsigned __reduce_or_sync(unsigned mask, unsigned value,
                                  std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](unsigned a, unsigned b) { return a | b; },
-                                      where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a | b; }, where);
 }
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(mask, value, [](unsigned a, unsigned b) { return a ^ b; },
-                                      where);
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a ^ b; }, where);
 }
 
 // --- Bit tricks.

@@ -5,8 +5,8 @@
 //
 // Memory accesses do not pass through here: the kernel translation units are compiled with g++'s
 // memory-access instrumentation, whose calls (__tsan_read4, ...) go to the tools directly
-// (tools/access_hooks.cpp). A bad access caught by a guard page instead (memory.hpp) is reported in the
-// launch's error text, with a pc_token() that Observer::symbolize turns into a .cu line.
+// (tools/access_hooks.cpp). A bad access caught by a guard page instead (memory.hpp) is reported in
+// the launch's error text, with a pc_token() that Observer::symbolize turns into a .cu line.
 #pragma once
 
 #include <cstddef>

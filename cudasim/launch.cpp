@@ -17,8 +17,8 @@
 
 #include "cudasim/api.hpp"
 #include "cudasim/block.hpp"
-#include "cudasim/memory.hpp"
 #include "cudasim/hooks.hpp"
+#include "cudasim/memory.hpp"
 
 namespace cudasim {
 namespace {
@@ -173,8 +173,8 @@ namespace detail {
 void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args) {
   const dim3 grid = config.grid, block = config.block;
   if (Block::inside_kernel()) {
-    fail_to_launch(cudaErrorNotSupported,
-         "kernel '" + std::string(name) + "' launched from device code (dynamic parallelism)");
+    fail_to_launch(cudaErrorNotSupported, "kernel '" + std::string(name) +
+                                              "' launched from device code (dynamic parallelism)");
     return;
   }
   unsigned workers = worker_threads();
@@ -200,15 +200,15 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
     return;
   }
   if (config.shared_bytes > kSharedMemoryPerBlock) {
-    fail_to_launch(cudaErrorInvalidValue, "kernel '" + std::string(name) +
-                                    "': " + std::to_string(config.shared_bytes) +
-                                    " bytes of dynamic shared memory; a block has at most " +
-                                    std::to_string(kSharedMemoryPerBlock));
+    fail_to_launch(cudaErrorInvalidValue,
+                   "kernel '" + std::string(name) + "': " + std::to_string(config.shared_bytes) +
+                       " bytes of dynamic shared memory; a block has at most " +
+                       std::to_string(kSharedMemoryPerBlock));
     return;
   }
   if (!stream_valid(config.stream)) {
     fail_to_launch(cudaErrorInvalidResourceHandle,
-         "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
+                   "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
     return;
   }
   const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order, args};

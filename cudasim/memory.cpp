@@ -94,7 +94,8 @@ void* allocate(std::size_t size) {
   }
   std::memset(a.data(), kPoison, data);
   char* start = a.data() + data - rounded;  // the rounded end touches the upper guard
-  if (hooks::Observer* tools = hooks::installed(); tools != nullptr && tools->allocated(start, size)) {
+  if (hooks::Observer* tools = hooks::installed();
+      tools != nullptr && tools->allocated(start, size)) {
     a.written = std::make_shared<std::vector<std::uint64_t>>((size + 63) / 64, 0);  // initcheck
   }
   std::lock_guard lock(allocations().mutex);

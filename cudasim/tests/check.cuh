@@ -47,12 +47,14 @@ template <class T>
 class DeviceBuffer {
  public:
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) check(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()), "cudaMalloc",
-                          __FILE__, __LINE__);
+    if (count_ > 0)
+      check(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()), "cudaMalloc", __FILE__,
+            __LINE__);
   }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
-    if (count_ > 0) check(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice),
-                          "cudaMemcpy", __FILE__, __LINE__);
+    if (count_ > 0)
+      check(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice), "cudaMemcpy", __FILE__,
+            __LINE__);
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -65,8 +67,9 @@ class DeviceBuffer {
   /// The whole buffer, copied into a new host vector.
   std::vector<T> to_host() const {
     std::vector<T> host(count_);
-    if (count_ > 0) check(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost),
-                          "cudaMemcpy", __FILE__, __LINE__);
+    if (count_ > 0)
+      check(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy", __FILE__,
+            __LINE__);
     return host;
   }
 

@@ -298,8 +298,8 @@ class Tools final : public hooks::Observer {
           std::fclose(out);
         } else {  // the profile is not lost: it goes to stderr, with the reason
           std::fprintf(stderr,
-                       "cudasim: cannot append to CUDASIM_PROFILE_FILE=%s (%s); the profile:\n", file,
-                       std::strerror(errno));
+                       "cudasim: cannot append to CUDASIM_PROFILE_FILE=%s (%s); the profile:\n",
+                       file, std::strerror(errno));
           std::fputs(report.c_str(), stderr);
         }
       } else {
