@@ -34,7 +34,7 @@ class ProgramFailures(unittest.TestCase):
 
     def build_and_run(self, source: str, *options):
         (self.dir / "main.cu").write_text(textwrap.dedent(source).lstrip())
-        built = driver(*options, "-o", "prog", "main.cu", cwd=self.dir)
+        built = driver("-O0", *options, "-o", "prog", "main.cu", cwd=self.dir)  # -O0: quick
         self.assertEqual(built.returncode, 0, built.stderr)
         return subprocess.run([str(self.dir / "prog")], capture_output=True, text=True, timeout=60)
 
