@@ -2,7 +2,7 @@
 # The layer builds from a copy of its folder alone: copies cudasim/ to a temporary folder of
 # another name, configures it without its tests, builds the library and one program through
 # nvcc-cpu, and runs the program (which checks its own result). Exits non-zero, with the step
-# that failed, otherwise.
+# that failed, otherwise. Unoptimised (-O0), so that it takes seconds: it checks the build.
 #   cudasim/tests/standalone.sh [folder]
 # folder: where to work (emptied first; default: a new temporary one, removed at the end). With
 # ccache, a fixed folder lets the next run reuse the compiled objects (ctest passes one).
@@ -24,14 +24,14 @@ export CCACHE_BASEDIR="$work"  # paths inside the copy hash alike from run to ru
 cp -r "$here" "$work/lifted"
 rm -rf "$work/lifted/build"
 echo "standalone: configure $work/lifted"
-cmake -S "$work/lifted" -B "$work/build" -DCUDASIM_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$work/lifted" -B "$work/build" -DCUDASIM_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE= \
       -DCMAKE_CXX_COMPILER_LAUNCHER="$(command -v ccache || true)" >"$work/configure.log" 2>&1 \
   || { cat "$work/configure.log"; echo "standalone: configure failed"; exit 1; }
 echo "standalone: build the cudasim library"
 cmake --build "$work/build" --target cudasim -j2 >"$work/build.log" 2>&1 \
   || { cat "$work/build.log"; echo "standalone: build failed"; exit 1; }
 echo "standalone: nvcc-cpu vector_add.cu"
-CUDASIM_CXX="$compiler" CUDASIM_QUIET=1 python3 "$work/lifted/nvcc-cpu" -O1 \
+CUDASIM_CXX="$compiler" CUDASIM_QUIET=1 python3 "$work/lifted/nvcc-cpu" -O0 \
   -I "$work/lifted/tests/programs/common" "$work/lifted/tests/programs/vector_add.cu" \
   -o "$work/vector_add" --cudasim-lib "$work/build/libcudasim.a"
 echo "standalone: run it"
