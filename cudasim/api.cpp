@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -30,6 +31,33 @@ cudaError_t outside(const char* call, const char* what) {
                                                  " range is not inside one cudaMalloc allocation");
 }
 
+// The last launch failure that the program has not asked about: printed on stderr when the
+// program ends (its destructor), so that a program that ignores CUDA's errors and fails its
+// own check still says why. Shared by the host threads (a launch may fail on any).
+struct Unseen {
+  std::mutex m;
+  cudaError_t error = cudaSuccess;
+  std::string detail;
+  void note(cudaError_t e, const std::string& d) {
+    std::lock_guard lock(m);
+    error = e;
+    detail = d;
+  }
+  void seen(cudaError_t e) {
+    if (e == cudaSuccess) return;
+    std::lock_guard lock(m);
+    error = cudaSuccess;
+  }
+  ~Unseen() {
+    if (error == cudaSuccess) return;
+    std::fprintf(stderr,
+                 "cudasim: a kernel launch failed and the program never asked "
+                 "(cudaGetLastError would have returned %s: %s): %s\n",
+                 cudaGetErrorName(error), cudaGetErrorString(error), detail.c_str());
+  }
+};
+Unseen g_unseen;
+
 }  // namespace
 
 std::string last_error_detail() { return t_detail; }
@@ -50,8 +78,12 @@ std::string symbol_range(const char* call, std::size_t offset, std::size_t count
          " bytes";
 }
 void fail_launch(std::string detail, cudaError_t error) {
-  fail(error, std::move(detail));
+  fail_to_launch(error, std::move(detail));
   t_pending = error;
+}
+void fail_to_launch(cudaError_t error, std::string detail) {
+  g_unseen.note(error, detail);
+  fail(error, std::move(detail));
 }
 }  // namespace detail
 }  // namespace cudasim
@@ -108,14 +140,23 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize() { return std::exchange(cudasim::t_pending, cudaSuccess); }
+cudaError_t cudaDeviceSynchronize() {
+  const cudaError_t error = std::exchange(cudasim::t_pending, cudaSuccess);
+  cudasim::g_unseen.seen(error);
+  return error;
+}
 
 cudaError_t cudaGetLastError() {
   cudasim::t_pending = cudaSuccess;
-  return std::exchange(cudasim::t_last, cudaSuccess);
+  const cudaError_t error = std::exchange(cudasim::t_last, cudaSuccess);
+  cudasim::g_unseen.seen(error);
+  return error;
 }
 
-cudaError_t cudaPeekAtLastError() { return cudasim::t_last; }
+cudaError_t cudaPeekAtLastError() {
+  cudasim::g_unseen.seen(cudasim::t_last);
+  return cudasim::t_last;
+}
 
 // cudaGetErrorName, cudaGetErrorString: errors.cpp.
 

@@ -43,6 +43,11 @@ std::string symbol_range(const char* call, std::size_t offset, std::size_t count
                          std::size_t symbol_bytes, bool null_pointer);
 void fail_launch(std::string detail,  // a kernel failed while running
                  cudaError_t error = cudaErrorLaunchFailure);
+/// A launch refused before it ran (its configuration, a limit of the layer): recorded as by
+/// fail(). Like fail_launch, kept until the program asks (cudaGetLastError,
+/// cudaPeekAtLastError, cudaDeviceSynchronize); one it never asks about is printed on stderr
+/// when the program ends, so that a program that ignores errors does not fail without a word.
+void fail_to_launch(cudaError_t error, std::string detail);
 }  // namespace detail
 
 }  // namespace cudasim

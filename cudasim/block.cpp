@@ -1,7 +1,7 @@
 // The block scheduler: fibers, barriers, warp exchanges, and the report when a block is stuck.
 #include "cudasim/block.hpp"
+#include "cudasim/hooks.hpp"
 #include "cudasim/memory.hpp"
-#include "cudasim/tools/internal.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -108,7 +108,7 @@ void poison_shared(void* p, std::size_t size, const char* name) {
 }
 
 void tile_barrier_opened(unsigned first, unsigned count) {
-  if (tools::g_active) tools::tile_synced(first, count);
+  if (hooks::Observer* tools = hooks::g_watching) tools->tile_synced(first, count);
 }
 
 void assert_failed(const char* condition, const char* file, int line) {
@@ -181,7 +181,7 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
               std::uint64_t{g.x} * (index.y + std::uint64_t{g.y} * index.z));
   }
 
-  if (tools::g_active) tools::block_begin(index, n_);
+  if (hooks::Observer* tools = hooks::g_watching) tools->block_begin(index, n_);
   t_block = this;
   while (live_ > 0 && error_.empty()) {
     if (launch.order.order == Order::random) std::shuffle(order_.begin(), order_.end(), rng_);
@@ -198,7 +198,7 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   }
   crashed_.clear();
   t_block = nullptr;
-  if (tools::g_active) tools::block_end();
+  if (hooks::Observer* tools = hooks::g_watching) tools->block_end();
   return error_;
 }
 
@@ -319,7 +319,7 @@ void Block::poison_shared(void* p, std::size_t size, const char* name) {
   if (std::find(poisoned_.begin(), poisoned_.end(), p) != poisoned_.end()) return;
   poisoned_.push_back(p);
   std::memset(p, 0xff, size);
-  if (tools::g_active) tools::shared_declared(p, size, name);
+  if (hooks::Observer* tools = hooks::g_watching) tools->shared_declared(p, size, name);
 }
 
 std::uint64_t Block::warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
@@ -374,7 +374,7 @@ void Block::release() {
     threads_[i].wait = Wait::none;
     threads_[i].result = count;
   }
-  if (tools::g_active) tools::block_synced();
+  if (hooks::Observer* tools = hooks::g_watching) tools->block_synced();
 }
 
 // Opens the barrier of warp w if all its lanes wait at the same operation, doing the exchange.
@@ -419,7 +419,7 @@ bool Block::exchange(unsigned w) {
   }
   for (unsigned l = 0; l < count; ++l) lane[l].wait = Wait::none;
   at_warp_op_[w] = 0;
-  if (tools::g_active) tools::warp_synced(w);
+  if (hooks::Observer* tools = hooks::g_watching) tools->warp_synced(w);
   return true;
 }
 
@@ -451,7 +451,7 @@ bool Block::active_lanes(unsigned w) {
     lane[l].wait = Wait::none;
   }
   at_warp_op_[w] = 0;
-  if (tools::g_active) tools::warp_synced(w);
+  if (hooks::Observer* tools = hooks::g_watching) tools->warp_synced(w);
   return true;
 }
 

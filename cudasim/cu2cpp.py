@@ -24,6 +24,12 @@ and __syncthreads() sites point at the student's file and line.
   assert(...)                   -> CUDASIM_ASSERT(...): in a kernel, a failure reports the
                                    kernel, block and thread and fails the launch
   asm(...)                      -> a compile-time error: inline PTX is not supported
+
+A header that IN.cu includes with quotes from its own folder (and those it includes so) is
+rewritten too when it holds any of the above (the samples' SharedMemory<T> with its
+`extern __shared__`, a kernel and its launch): its copy goes to OUT.cpp's folder, under
+headers/, and the include points at it. OUT.cpp.d lists the headers read (a Makefile depfile),
+so that the build rewrites again when one changes.
 """
 import hashlib
 import pathlib
@@ -445,17 +451,51 @@ def rewrite(text: str, source: str) -> str:
     return out
 
 
+LOCAL_INCLUDE = re.compile(r'^(\s*#\s*include\s*)"([^"]+)"', re.M)
+
+
+def with_local_headers(body: str, source: pathlib.Path, folder: pathlib.Path, seen: dict) -> str:
+    """`body`, rewritten from `source`, with each quoted include found in source's folder
+    pointing at that header's rewrite (rewritten_header). `seen`: header -> what to include."""
+    def redirect(m):
+        header = source.parent / m.group(2)
+        if not header.is_file():
+            return m.group(0)  # found on the include path: compiled as it is
+        return f'{m.group(1)}"{rewritten_header(header.resolve(), folder, seen)}"'
+    return LOCAL_INCLUDE.sub(redirect, body)
+
+
+def rewritten_header(header: pathlib.Path, folder: pathlib.Path, seen: dict) -> pathlib.Path:
+    """The file to include for `header`: itself when nothing in it (or in the headers it
+    includes) needs rewriting, else its rewrite, written once to folder/<hash>/<name>."""
+    if header in seen:
+        return seen[header]
+    seen[header] = header  # an include cycle ends here
+    text = header.read_text()
+    body = with_local_headers(rewrite(text, str(header)), header, folder, seen)
+    if body == text:
+        return header
+    copy = folder / hashlib.sha1(str(header).encode()).hexdigest()[:10] / header.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_text(f'#line 1 "{header}"\n{body}')
+    seen[header] = copy
+    return copy
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: cu2cpp.py IN.cu OUT.cpp")
     source = pathlib.Path(sys.argv[1]).resolve()
     text = source.read_text()
-    body = rewrite(text, str(source))
-    out = pathlib.Path(sys.argv[2])
+    out = pathlib.Path(sys.argv[2]).resolve()
+    seen = {}
+    body = with_local_headers(rewrite(text, str(source)), source, out.parent / "headers", seen)
     result = (f"// Generated from {source} by cudasim/cu2cpp.py: do not edit.\n"
               f"#include \"cudasim/cudasim.hpp\"\n#line 1 \"{source}\"\n{body}")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(result)
+    depends = " ".join(str(h).replace(" ", "\\ ") for h in [source, *seen])
+    pathlib.Path(f"{out}.d").write_text(f"{out}: {depends}\n")
 
 
 if __name__ == "__main__":

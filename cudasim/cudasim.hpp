@@ -13,7 +13,7 @@
 // assert() reports kernel, block and thread. `#line` markers keep messages on the .cu lines.
 // A fiber never leaves its worker, so `__shared__` can be `static thread_local`.
 //
-// Kernel files include "cuda/runtime.hpp", which picks CUDA (nvcc) or this header (g++).
+// A kernel file that includes <cuda_runtime.h> gets CUDA under nvcc and this layer under g++.
 // Supported (details and reasons in cudasim/README.md): 1-3D grids and blocks, static and
 // dynamic shared memory, __syncthreads(_count/_and/_or), full-mask warp shuffles and votes
 // (partial last warps included), atomics, bit intrinsics, device maths, vector types, streams

@@ -129,7 +129,7 @@ template <class T>
   ::cudasim::detail::AnyValue name(A&&...) {                                     \
     static_assert(::cudasim::detail::Unsupported<A...>::value, what              \
                   " is not supported by the CPU execution layer (cudasim); see " \
-                  "cudasim/README.md");                                         \
+                  "cudasim/README.md");                                          \
     return {};                                                                   \
   }
 
@@ -207,6 +207,64 @@ inline int __all_sync(unsigned mask, int predicate,
 inline unsigned __activemask(std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
   return static_cast<unsigned>(cudasim::detail::warp_op(WarpOp::active, ~0u, 0, 0, 32, where));
+}
+
+// --- Warp reductions (compute capability 8.0; CUDA C++ Programming Guide, "Warp Reduce
+// Functions"): every lane gets the sum, minimum, maximum, AND, OR or XOR of `value` over the
+// warp; add/min/max for unsigned and int, and/or/xor for unsigned. The full mask only, as the
+// five __shfl_xor_sync steps they are made of; an int sum wraps around, as on a GPU.
+namespace cudasim::detail {
+template <class T, class Op>
+T warp_reduce(unsigned mask, T value, Op op, std::source_location where) {
+  for (int lanes = 16; lanes > 0; lanes /= 2) {
+    value = op(value, shuffle(WarpOp::shfl_xor, mask, value, lanes, 32, where));
+  }
+  return value;
+}
+}  // namespace cudasim::detail
+inline unsigned __reduce_add_sync(unsigned mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a + b; }, where);
+}
+inline int __reduce_add_sync(unsigned mask, int value,
+                             std::source_location where = std::source_location::current()) {
+  return static_cast<int>(__reduce_add_sync(mask, static_cast<unsigned>(value), where));
+}
+inline unsigned __reduce_min_sync(unsigned mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return b < a ? b : a; }, where);
+}
+inline int __reduce_min_sync(unsigned mask, int value,
+                             std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](int a, int b) { return b < a ? b : a; }, where);
+}
+inline unsigned __reduce_max_sync(unsigned mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a < b ? b : a; }, where);
+}
+inline int __reduce_max_sync(unsigned mask, int value,
+                             std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](int a, int b) { return a < b ? b : a; }, where);
+}
+inline unsigned __reduce_and_sync(unsigned mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a & b; }, where);
+}
+inline unsigned __reduce_or_sync(unsigned mask, unsigned value,
+                                 std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a | b; }, where);
+}
+inline unsigned __reduce_xor_sync(unsigned mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  return cudasim::detail::warp_reduce(
+      mask, value, [](unsigned a, unsigned b) { return a ^ b; }, where);
 }
 
 // --- Bit tricks.

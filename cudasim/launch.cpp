@@ -17,8 +17,8 @@
 
 #include "cudasim/api.hpp"
 #include "cudasim/block.hpp"
+#include "cudasim/hooks.hpp"
 #include "cudasim/memory.hpp"
-#include "cudasim/tools/internal.hpp"
 
 namespace cudasim {
 namespace {
@@ -119,30 +119,6 @@ std::string check_config(dim3 grid, dim3 block) {
   return {};
 }
 
-// The tools need kernels compiled with their instrumentation (cudasim/CMakeLists.txt). A program
-// without it (a *_plain test program, the sanitize preset, -DCUDASIM_WITH_TOOLS=OFF) says so once,
-// rather than checking nothing in silence.
-void warn_if_not_instrumented() {
-  const unsigned asked = enabled_tools();
-  if (asked == 0 || tools_available()) return;
-  static std::once_flag once;
-  std::call_once(once, [asked] {
-    std::string names;
-    for (const auto& [tool, name] : {std::pair{memcheck, "memcheck"},
-                                     {racecheck, "racecheck"},
-                                     {initcheck, "initcheck"},
-                                     {profile, "profile"}}) {
-      if ((asked & tool) != 0) names += (names.empty() ? "" : ",") + std::string(name);
-    }
-    std::fprintf(stderr,
-                 "cudasim: tools asked for (%s), but this program's kernels were compiled "
-                 "without their instrumentation (a *_plain test program, the sanitize preset or "
-                 "-DCUDASIM_WITH_TOOLS=OFF): no tool runs. Run the program without _plain "
-                 "(cudasim/README.md, \"Tools\").\n",
-                 names.c_str());
-  });
-}
-
 }  // namespace
 
 std::optional<ThreadOrder> parse_thread_order(std::string_view text) {
@@ -197,8 +173,8 @@ namespace detail {
 void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args) {
   const dim3 grid = config.grid, block = config.block;
   if (Block::inside_kernel()) {
-    fail(cudaErrorNotSupported,
-         "kernel '" + std::string(name) + "' launched from device code (dynamic parallelism)");
+    fail_to_launch(cudaErrorNotSupported, "kernel '" + std::string(name) +
+                                              "' launched from device code (dynamic parallelism)");
     return;
   }
   unsigned workers = worker_threads();
@@ -216,29 +192,31 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
     }
   }
   if (!s.order_problem.empty()) {
-    fail(cudaErrorInvalidValue, s.order_problem);
+    fail_to_launch(cudaErrorInvalidValue, s.order_problem);
     return;
   }
   if (const std::string why = check_config(grid, block); !why.empty()) {
-    fail(cudaErrorInvalidConfiguration, "kernel '" + std::string(name) + "': " + why);
+    fail_to_launch(cudaErrorInvalidConfiguration, "kernel '" + std::string(name) + "': " + why);
     return;
   }
   if (config.shared_bytes > kSharedMemoryPerBlock) {
-    fail(cudaErrorInvalidValue, "kernel '" + std::string(name) +
-                                    "': " + std::to_string(config.shared_bytes) +
-                                    " bytes of dynamic shared memory; a block has at most " +
-                                    std::to_string(kSharedMemoryPerBlock));
+    fail_to_launch(cudaErrorInvalidValue,
+                   "kernel '" + std::string(name) + "': " + std::to_string(config.shared_bytes) +
+                       " bytes of dynamic shared memory; a block has at most " +
+                       std::to_string(kSharedMemoryPerBlock));
     return;
   }
   if (!stream_valid(config.stream)) {
-    fail(cudaErrorInvalidResourceHandle,
-         "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
+    fail_to_launch(cudaErrorInvalidResourceHandle,
+                   "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
     return;
   }
   const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order, args};
-  workers = tools::launch_begin(info, workers);  // a tool runs the blocks on one worker
+  hooks::Observer* const tools = hooks::installed();
+  bool watch = false;
+  if (tools != nullptr) workers = tools->launch_begin(info, workers, watch);  // one worker, if so
+  hooks::g_watching = watch ? tools : nullptr;
   if (s.pool.size() != workers) s.pool.resize(workers);
-  warn_if_not_instrumented();
 
   const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   // The blocks are taken in the thread order too (reverse: the last first; random: shuffled
@@ -282,11 +260,16 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
       }
     }
   });
-  const std::string found = tools::launch_end(failed.load());  // racecheck, initcheck
+  std::string found;  // racecheck, initcheck
+  if (hooks::g_watching != nullptr) {
+    hooks::g_watching = nullptr;
+    found = tools->launch_end(failed.load());
+  }
   if (std::string slack = check_slack(&info); !slack.empty() && !failed.load()) {  // memory.hpp
     fail_launch("kernel '" + std::string(name) + "': " + slack, cudaErrorIllegalAddress);
   } else if (failed.load()) {
-    fail_launch(tools::symbolize_text(error), code);  // a memcheck report names the .cu line
+    // A memcheck report names the .cu line.
+    fail_launch(tools != nullptr ? tools->symbolize(error) : error, code);
   } else if (!found.empty()) {
     std::fprintf(stderr, "%s\n", found.c_str());
     fail_launch(found, cudaErrorLaunchFailure);

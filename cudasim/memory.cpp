@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "cudasim/block.hpp"
-#include "cudasim/tools/internal.hpp"
+#include "cudasim/hooks.hpp"
 
 namespace cudasim::detail {
 namespace {
@@ -88,15 +88,16 @@ void* allocate(std::size_t size) {
   void* map = mmap(nullptr, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return nullptr;
   Allocation a{size, rounded, static_cast<char*>(map), length, nullptr};
-  if ((enabled_tools() & initcheck) != 0) {
-    a.written = std::make_shared<std::vector<std::uint64_t>>((size + 63) / 64, 0);
-  }
   if (mprotect(a.data(), data, PROT_READ | PROT_WRITE) != 0) {
     munmap(map, length);
     return nullptr;
   }
   std::memset(a.data(), kPoison, data);
   char* start = a.data() + data - rounded;  // the rounded end touches the upper guard
+  if (hooks::Observer* tools = hooks::installed();
+      tools != nullptr && tools->allocated(start, size)) {
+    a.written = std::make_shared<std::vector<std::uint64_t>>((size + 63) / 64, 0);  // initcheck
+  }
   std::lock_guard lock(allocations().mutex);
   allocations().by_start[reinterpret_cast<std::uintptr_t>(start)] = a;
   return start;
@@ -363,7 +364,7 @@ int access_size(const unsigned char* code) {
     what = std::string("invalid ") + (f.write ? "write" : "read") + " of " +
            (f.size > 0 ? bytes(static_cast<std::uint64_t>(f.size)) : "unknown size") + " at " +
            hex(f.address) + ", " + describe_address(f.address, Block::running_launch()) + " " +
-           tools::pc_token(f.pc) + " (memcheck)";
+           hooks::pc_token(f.pc) + " (memcheck)";
   } catch (...) {
     what = "invalid memory access (memcheck)";
   }
@@ -382,6 +383,22 @@ void chain(int signal, siginfo_t* info, void* context) {
   }
 }
 
+// A CUDA thread ran into the guard page below its stack: the program dies of SIGSEGV, but says
+// why first (write(2): the only output a signal handler may use).
+void say_stack_overflow() {
+  constexpr std::size_t kKiB = kStackSize / 1024;
+  static_assert(kKiB >= 100 && kKiB < 1000, "the message below writes three digits");
+  char text[] =
+      "cudasim: a CUDA thread overflowed its stack of ... KiB (the layer's limit per thread): "
+      "a large local array or deep recursion in a kernel\n";
+  char* digits = std::strstr(text, "...");
+  digits[0] = static_cast<char>('0' + kKiB / 100);
+  digits[1] = static_cast<char>('0' + kKiB / 10 % 10);
+  digits[2] = static_cast<char>('0' + kKiB % 10);
+  const ssize_t ignored = write(STDERR_FILENO, text, sizeof text - 1);
+  (void)ignored;
+}
+
 void on_segv(int signal, siginfo_t* info, void* context) {
   auto* uc = static_cast<ucontext_t*>(context);
   greg_t* regs = uc->uc_mcontext.gregs;
@@ -389,6 +406,7 @@ void on_segv(int signal, siginfo_t* info, void* context) {
   const auto bottom = reinterpret_cast<std::uintptr_t>(Block::running_stack_bottom());
   // Only a fault of a CUDA thread with room left on its stack (not a stack overflow).
   if (bottom == 0 || sp < bottom + 16 * 1024 || sp > bottom + kStackSize) {
+    if (bottom != 0 && sp < bottom + 16 * 1024) say_stack_overflow();
     chain(signal, info, context);
     return;
   }
@@ -396,7 +414,7 @@ void on_segv(int signal, siginfo_t* info, void* context) {
   t_fault.address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   t_fault.write = (regs[REG_ERR] & 2) != 0;  // x86 page-fault error code: bit 1 = write
   t_fault.size = access_size(reinterpret_cast<const unsigned char*>(rip));
-  t_fault.pc = rip + 1;  // as a return address: tools::symbolize_text looks one byte back
+  t_fault.pc = rip + 1;  // as a return address: the symbolizer looks one byte back
   // Make the thread "call" on_fault from the faulting instruction: skip the red zone, align
   // the stack as at a call, push the return address.
   std::uintptr_t new_sp = ((sp - 128) & ~std::uintptr_t{15}) - 8;

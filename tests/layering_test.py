@@ -4,6 +4,8 @@
   core/       what every piece shares: includes only core/ (never a piece)
   reference/  the graded C++ pieces: includes only core/ and reference/ (never cuda/),
               and holds only the pieces lessons/lessons.json lists (X.hpp, X.cpp)
+  cudasim/    the CPU execution layer, a project of its own: no file of it includes a course
+              folder ("core/...", "cuda/...", ...) or names an ANDREA_ macro or variable
   lessons/lessons.json  every piece has its four files (reference/X.{hpp,cpp},
               cuda/X.{hpp,cu}), every lesson its folder and its tests/<tests>_test.cpp,
               every going-further kernel ("further") its cuda/X.{hpp,cu} and tests/X_test.cpp
@@ -17,6 +19,29 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ALLOWED = {"core": ("core/",), "reference": ("core/", "reference/")}
+COURSE_FOLDERS = ("core/", "cuda/", "reference/", "training/", "apps/")
+COURSE_NAME = re.compile(r"ANDREA_\w*")
+
+
+def cudasim_breaks() -> list:
+    """Where a file under cudasim/ includes a course folder or names an ANDREA_ identifier."""
+    errors = []
+    for path in sorted((ROOT / "cudasim").rglob("*")):
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text()
+        except UnicodeDecodeError:
+            continue  # not a text file
+        for number, line in enumerate(text.splitlines(), 1):
+            where = f"{path.relative_to(ROOT)}:{number}"
+            match = INCLUDE.match(line)
+            if match and match.group(1).startswith(COURSE_FOLDERS):
+                errors.append(f"{where}: includes \"{match.group(1)}\": cudasim/ includes "
+                              f"nothing of the course ({', '.join(COURSE_FOLDERS)})")
+            for name in COURSE_NAME.findall(line):
+                errors.append(f"{where}: names {name}: cudasim/ knows no ANDREA_ macro or variable")
+    return errors
 
 
 def main() -> int:
@@ -30,6 +55,8 @@ def main() -> int:
                 if match and not match.group(1).startswith(allowed):
                     errors.append(f"{path.relative_to(ROOT)}:{number}: includes \"{match.group(1)}\": "
                                   f"{folder}/ may include only {', '.join(allowed)}")
+
+    errors += cudasim_breaks()
 
     lessons = json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]
     pieces = [piece for lesson in lessons for piece in lesson["pieces"]]

@@ -1,4 +1,4 @@
-// The runtime API on host memory, launch-configuration errors, atomics, ANDREA_CUDA_CHECK.
+// The runtime API on host memory, launch-configuration errors, atomics, CHECK_CUDA.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,10 +8,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -101,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(Api, LaunchConfig,
 TEST(Api, LargestBlockRuns) {
   DeviceBuffer<int> flag(std::vector<int>{0});
   set_flag<<<dim3(1, 2, 2), dim3(16, 16, 4)>>>(flag.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(flag.to_host()[0], 1);
 }
 
@@ -128,7 +127,7 @@ TEST(Api, GridWideAtomicAddCountsExactly) {
   DeviceBuffer<Counters> c(std::vector<Counters>{Counters{0, 0, 0, 0.0f, 0.0}});
   DeviceBuffer<int> old_values(n);
   count<<<blocks, threads>>>(c.get(), old_values.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   cudasim::set_worker_threads(0);
   const Counters r = c.to_host()[0];
   EXPECT_EQ(r.i, static_cast<int>(n));
@@ -150,7 +149,7 @@ __global__ void consume_argument(int budget, int* out) {
 TEST(Api, ArgumentsAreCopiedPerThread) {
   DeviceBuffer<int> out(64);
   consume_argument<<<1, 64>>>(1000, out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto v = out.to_host();
   for (int i = 0; i < 64; ++i) EXPECT_EQ(v[i], 1000 - i);
 }
@@ -159,7 +158,7 @@ __global__ void no_arguments() {}
 
 TEST(Api, KernelWithoutArguments) {
   no_arguments<<<2, 32>>>();
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
 }
 
 // The maths device code uses resolves to CUDA's overloads: float in, float out.
@@ -180,7 +179,7 @@ __global__ void launches_from_device(int* out) {
 TEST(Api, LaunchFromDeviceCodeIsRefused) {
   DeviceBuffer<int> out(std::vector<int>{0, 0});
   launches_from_device<<<1, 1>>>(out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto v = out.to_host();
   EXPECT_EQ(v[0], 0);
   EXPECT_EQ(v[1], cudaErrorNotSupported);
@@ -192,13 +191,13 @@ __global__ void diverges(int* out) {
 }
 
 TEST(CudaCheck, ThrowsCudaErrorWithTheSimulatorsDetail) {
-  EXPECT_NO_THROW(ANDREA_CUDA_CHECK(cudaSuccess));
+  EXPECT_NO_THROW(CHECK_CUDA(cudaSuccess));
   DeviceBuffer<int> out(32);
   diverges<<<1, 32>>>(out.get());
   try {
-    ANDREA_CUDA_CHECK_LAUNCH();
+    CHECK_LAUNCH();
     FAIL() << "no exception";
-  } catch (const andrea::CudaError& e) {
+  } catch (const simtest::CudaError& e) {
     const std::string what = e.what();
     EXPECT_EQ(e.code(), cudaErrorLaunchFailure);
     EXPECT_NE(what.find("cudaGetLastError() failed: cudaErrorLaunchFailure "
@@ -209,7 +208,7 @@ TEST(CudaCheck, ThrowsCudaErrorWithTheSimulatorsDetail) {
     EXPECT_NE(what.find("kernel 'diverges' block (0,0,0)"), std::string::npos) << what;
     EXPECT_NE(what.find("threads 16-31: returned from the kernel"), std::string::npos) << what;
   }
-  EXPECT_THROW(ANDREA_CUDA_CHECK(cudaMemset(nullptr, 0, 4)), std::runtime_error);
+  EXPECT_THROW(CHECK_CUDA(cudaMemset(nullptr, 0, 4)), std::runtime_error);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);  // as in CUDA, the error stays until read
 }
 

@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -27,9 +26,9 @@ TEST(DeviceAssert, AFailureNamesKernelBlockAndThread) {
   DeviceBuffer<int> d_x(x), d_out(64);
   check_non_negative<<<2, 32>>>(d_x.get(), d_out.get());
   try {
-    ANDREA_CUDA_CHECK_LAUNCH();
+    CHECK_LAUNCH();
     FAIL() << "the launch should have failed";
-  } catch (const andrea::CudaError& e) {
+  } catch (const simtest::CudaError& e) {
     EXPECT_EQ(e.code(), cudaErrorAssert);
     const std::string what = e.what();
     EXPECT_NE(what.find("kernel 'check_non_negative' block (1,0,0) thread (5,0,0): assertion "
@@ -43,7 +42,7 @@ TEST(DeviceAssert, AFailureNamesKernelBlockAndThread) {
 TEST(DeviceAssert, TheNextLaunchRunsNormally) {
   DeviceBuffer<int> d_x(std::vector<int>(32, 4)), d_out(32);
   check_non_negative<<<1, 32>>>(d_x.get(), d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(d_out.to_host(), std::vector<int>(32, 8));
 }
 #endif

@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -118,7 +117,7 @@ TEST_P(Barrier, WritesBeforeTheBarrierAreVisibleAfterIt) {
   std::iota(in.begin(), in.end(), 7);
   DeviceBuffer<int> d_in(in), d_out(n);
   rotate<<<blocks, kThreads>>>(d_in.get(), d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (unsigned i = 0; i < n; ++i) {
     const unsigned b = i / kThreads, t = i % kThreads;
@@ -132,7 +131,7 @@ TEST_P(Barrier, SeveralBarriersInSequence) {
   std::iota(in.begin(), in.end(), 0);
   DeviceBuffer<int> d_in(in), d_out(n);
   sum_then_broadcast<<<blocks, kThreads>>>(d_in.get(), d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (unsigned b = 0; b < blocks; ++b) {
     const auto first = in.begin() + b * kThreads;
@@ -147,7 +146,7 @@ TEST_P(Barrier, ThreeDimensionalBlocksAndGrids) {
   const dim3 grid(3, 2), block(16, 8, 2);
   DeviceBuffer<unsigned> d_out(6 * 256 * 4);
   indices_3d<<<grid, block>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (unsigned by = 0; by < 2; ++by)
     for (unsigned bx = 0; bx < 3; ++bx)
@@ -167,7 +166,7 @@ TEST_P(Barrier, SharedMemoryBelongsToOneBlock) {
   const unsigned blocks = 64, threads = 64;
   DeviceBuffer<unsigned> d_out(blocks * threads);
   own_shared<<<blocks, threads>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   cudasim::set_worker_threads(0);
   const auto out = d_out.to_host();
   for (unsigned i = 0; i < blocks * threads; ++i) ASSERT_EQ(out[i], 1u) << "thread " << i;

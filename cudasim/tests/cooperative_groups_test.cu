@@ -10,10 +10,9 @@
 #include <numeric>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace cg = cooperative_groups;
 
@@ -72,7 +71,7 @@ TEST(CooperativeGroups, OneWarpPerRowMeanAndRstd) {
   for (int i = 0; i < rows * cols; ++i) x[i] = static_cast<float>((i * 37) % 17) - 8.0f;
   DeviceBuffer<float> d_x(x), d_mean(rows), d_rstd(rows);
   row_mean_rstd<<<(rows + 3) / 4, 128>>>(d_x.get(), d_mean.get(), d_rstd.get(), rows, cols);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto mean = d_mean.to_host(), rstd = d_rstd.to_host();
   for (int r = 0; r < rows; ++r) {
     double m = 0.0, v = 0.0;
@@ -92,7 +91,7 @@ TEST(CooperativeGroups, WarpTilesAndReduceGiveTheBlockSum) {
   DeviceBuffer<float> d_in(in), d_out(blocks);
   DeviceBuffer<unsigned> d_ranks(blocks * threads);
   block_sum_cg<<<blocks, threads>>>(d_in.get(), d_out.get(), d_ranks.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (unsigned b = 0; b < blocks; ++b) {
     const double first = b * threads, last = (b + 1.0) * threads - 1;
@@ -108,7 +107,7 @@ TEST(CooperativeGroups, ReduceAndBallotOverTilesOfEight) {
   DeviceBuffer<int> d_in(in), d_out(32);
   DeviceBuffer<unsigned> d_ballots(32);
   tile_max<<<1, 32>>>(d_in.get(), d_out.get(), d_ballots.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   const auto ballots = d_ballots.to_host();
   for (int i = 0; i < 32; ++i) {
@@ -118,6 +117,58 @@ TEST(CooperativeGroups, ReduceAndBallotOverTilesOfEight) {
     for (int j = 0; j < 8; ++j) expected |= (in[tile + j] > 15 ? 1u : 0u) << j;
     EXPECT_EQ(ballots[i], expected) << i;
   }
+}
+
+// cg::reduce over tiles of several warps (64 to 1024 threads): the sum, minimum and maximum
+// of each tile, given to every thread of it. Thread t holds (t * 7) % 1000 - 300.
+template <unsigned kTile>
+__global__ void wide_tile_reduce(int* sums, int* mins, int* maxs) {
+  const auto tile = cg::tiled_partition<kTile>(cg::this_thread_block());
+  const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int v = (t * 7) % 1000 - 300;
+  sums[t] = cg::reduce(tile, v, cg::plus<int>());
+  mins[t] = cg::reduce(tile, v, cg::less<int>());
+  maxs[t] = cg::reduce(tile, v, cg::greater<int>());
+}
+
+template <unsigned kTile>
+void check_wide_tile_reduce(unsigned blocks, unsigned threads) {
+  const unsigned n = blocks * threads;
+  DeviceBuffer<int> d_sums(n), d_mins(n), d_maxs(n);
+  wide_tile_reduce<kTile><<<blocks, threads>>>(d_sums.get(), d_mins.get(), d_maxs.get());
+  CHECK_LAUNCH();
+  const auto sums = d_sums.to_host(), mins = d_mins.to_host(), maxs = d_maxs.to_host();
+  for (unsigned first = 0; first < n; first += kTile) {
+    int sum = 0, lo = 1 << 30, hi = -(1 << 30);
+    for (unsigned t = first; t < first + kTile; ++t) {
+      const int v = static_cast<int>(t * 7 % 1000) - 300;
+      sum += v;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    for (unsigned t = first; t < first + kTile; ++t) {
+      ASSERT_EQ(sums[t], sum) << "tile of " << kTile << ", thread " << t;
+      ASSERT_EQ(mins[t], lo) << "tile of " << kTile << ", thread " << t;
+      ASSERT_EQ(maxs[t], hi) << "tile of " << kTile << ", thread " << t;
+    }
+  }
+}
+
+TEST(CooperativeGroups, ReduceOverTilesWiderThanAWarp) {
+  check_wide_tile_reduce<64>(2, 256);
+  check_wide_tile_reduce<128>(2, 256);
+  check_wide_tile_reduce<256>(1, 512);
+  check_wide_tile_reduce<1024>(1, 1024);
+}
+
+TEST(CooperativeGroups, ReduceOverATileOf64WorkedByHand) {
+  DeviceBuffer<int> d_sums(64), d_mins(64), d_maxs(64);
+  wide_tile_reduce<64><<<1, 64>>>(d_sums.get(), d_mins.get(), d_maxs.get());
+  CHECK_LAUNCH();
+  // 7 (0 + ... + 63) - 64 * 300 = 14,112 - 19,200; t = 0 gives -300, t = 63 gives 141.
+  EXPECT_EQ(d_sums.to_host()[5], -5088);
+  EXPECT_EQ(d_mins.to_host()[63], -300);
+  EXPECT_EQ(d_maxs.to_host()[0], 141);
 }
 
 }  // namespace

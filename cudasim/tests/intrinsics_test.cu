@@ -9,10 +9,9 @@
 #include <numeric>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -41,7 +40,7 @@ __global__ void votes(unsigned* out) {
 TEST(WarpVote, BallotAnyAllActivemask) {
   DeviceBuffer<unsigned> d_out(12);
   votes<<<1, 64>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (int w = 0; w < 2; ++w) {
     EXPECT_EQ(out[6 * w + 0], 0x49249249u);  // lanes 0, 3, 6, ..., 30
@@ -63,7 +62,7 @@ __global__ void half_active(unsigned* out) {
 TEST(WarpVote, ActivemaskLeavesOutLanesThatReturned) {
   DeviceBuffer<unsigned> d_out(2);
   half_active<<<1, 64>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(d_out.to_host(), (std::vector<unsigned>{0x0000ffffu, 0x0000ffffu}));
 }
 
@@ -92,7 +91,7 @@ __global__ void partial_block(int* out) {
 TEST(PartialWarp, HundredThreadBlockWhereWarpZeroShuffles) {
   DeviceBuffer<int> d_out(6);
   partial_block<<<1, 100>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(d_out.to_host(), (std::vector<int>{496, 50, 1, 0, 1, 0}));  // 496 = 0 + 1 + ... + 31
 }
 
@@ -111,7 +110,7 @@ TEST(BitIntrinsics, PopcClzFfsBrev) {
   DeviceBuffer<unsigned> d_in(in);
   DeviceBuffer<int> d_out(5 * in.size());
   bits<<<1, static_cast<unsigned>(in.size())>>>(d_in.get(), d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const std::vector<int> expected{
       0,  32, 0,  0,
       0,  // 0
@@ -191,7 +190,7 @@ TEST(Atomics, MaxMinCasExchSubOr) {
   DeviceBuffer<Totals> d_t(std::vector<Totals>{start});
   DeviceBuffer<unsigned> slot(std::vector<unsigned>{0u});
   atomics<<<(n + 127) / 128, 128>>>(d_data.get(), n, d_t.get(), slot.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const Totals t = d_t.to_host()[0];
   const int max_i = *std::max_element(data.begin(), data.end());
   const int min_i = *std::min_element(data.begin(), data.end());
@@ -214,7 +213,7 @@ TEST(Atomics, IncAndDecWrapAroundAsInCuda) {
   const std::vector<unsigned> zero{0u}, two{2u}, nine{9u}, twenty{20u};
   DeviceBuffer<unsigned> inc(zero), dec(two), seen(64);
   wrapping_counters<<<1, 64>>>(inc.get(), dec.get(), seen.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(inc.to_host()[0], 64u % 5u);                // 64 increments, wrapping after 4
   EXPECT_EQ(dec.to_host()[0], 10u - (64u - 3u) % 11u);  // 3 down to 0, then wrapping at 10
   std::vector<unsigned> got = seen.to_host(), expected(64);
@@ -225,7 +224,7 @@ TEST(Atomics, IncAndDecWrapAroundAsInCuda) {
   // Past the limit, atomicInc starts again at 0 and atomicDec at the limit.
   DeviceBuffer<unsigned> high(nine), low(twenty);
   wrapping_counters<<<1, 1>>>(high.get(), low.get(), seen.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(high.to_host()[0], 0u);
   EXPECT_EQ(low.to_host()[0], 10u);
 }
@@ -288,7 +287,7 @@ TEST(DeviceMath, MinMaxLoadsFastDivideSaturateRoundingAndVectorTypes) {
   DeviceBuffer<float> d_x(std::vector<float>{2.0f, -1.0f, std::nanf("")});
   DeviceBuffer<MathResults> d_r(1);
   math<<<1, 1>>>(d_x.get(), d_r.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const MathResults r = d_r.to_host()[0];
   EXPECT_EQ(r.min_i, -3);
   EXPECT_EQ(r.max_i, 4);
@@ -309,6 +308,72 @@ TEST(DeviceMath, MinMaxLoadsFastDivideSaturateRoundingAndVectorTypes) {
   EXPECT_EQ(r.u4.w, 8u);
   EXPECT_EQ(r.i2.y, 10);
   EXPECT_EQ(r.f3.z, 2.5f);
+}
+
+// __reduce_*_sync: each lane of a warp gets the reduction of the warp's 32 values. Lane l of
+// warp w holds u = 3 l + 100 w (unsigned) and i = l - 20 + w (int).
+struct WarpReductions {
+  unsigned add_u, min_u, max_u, and_u, or_u, xor_u;
+  int add_i, min_i, max_i;
+};
+
+__global__ void warp_reductions(WarpReductions* out) {
+  const unsigned lane = threadIdx.x % 32, w = threadIdx.x / 32;
+  const unsigned u = 3 * lane + 100 * w;
+  const int i = static_cast<int>(lane) - 20 + static_cast<int>(w);
+  WarpReductions r;
+  r.add_u = __reduce_add_sync(kFull, u);
+  r.min_u = __reduce_min_sync(kFull, u);
+  r.max_u = __reduce_max_sync(kFull, u);
+  r.and_u = __reduce_and_sync(kFull, u | 0x10000u);
+  r.or_u = __reduce_or_sync(kFull, u);
+  r.xor_u = __reduce_xor_sync(kFull, u);
+  r.add_i = __reduce_add_sync(kFull, i);
+  r.min_i = __reduce_min_sync(kFull, i);
+  r.max_i = __reduce_max_sync(kFull, i);
+  out[threadIdx.x] = r;
+}
+
+TEST(Intrinsics, WarpReduceFunctionsGiveEveryLaneTheWarpsResult) {
+  const unsigned threads = 64;
+  DeviceBuffer<WarpReductions> d_out(threads);
+  warp_reductions<<<1, threads>>>(d_out.get());
+  CHECK_LAUNCH();
+  const auto out = d_out.to_host();
+  for (unsigned w = 0; w < threads / 32; ++w) {
+    unsigned add_u = 0, min_u = ~0u, max_u = 0, and_u = ~0u, or_u = 0, xor_u = 0;
+    int add_i = 0, min_i = 1 << 30, max_i = -(1 << 30);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      const unsigned u = 3 * lane + 100 * w;
+      const int i = static_cast<int>(lane) - 20 + static_cast<int>(w);
+      add_u += u;
+      min_u = std::min(min_u, u);
+      max_u = std::max(max_u, u);
+      and_u &= u | 0x10000u;
+      or_u |= u;
+      xor_u ^= u;
+      add_i += i;
+      min_i = std::min(min_i, i);
+      max_i = std::max(max_i, i);
+    }
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      const WarpReductions& r = out[w * 32 + lane];
+      EXPECT_EQ(r.add_u, add_u) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.min_u, min_u) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.max_u, max_u) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.and_u, and_u) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.or_u, or_u) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.xor_u, xor_u) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.add_i, add_i) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.min_i, min_i) << "warp " << w << " lane " << lane;
+      EXPECT_EQ(r.max_i, max_i) << "warp " << w << " lane " << lane;
+    }
+  }
+  // Worked by hand for warp 0: 3 (0 + ... + 31) = 1,488; lanes -20..11 sum to -144.
+  EXPECT_EQ(out[0].add_u, 1488u);
+  EXPECT_EQ(out[0].add_i, -144);
+  EXPECT_EQ(out[0].min_i, -20);
+  EXPECT_EQ(out[0].max_u, 93u);
 }
 
 }  // namespace

@@ -5,10 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -46,7 +45,7 @@ TEST(ChevronLaunch, DeducesTheTemplateArgumentFromFloat4Pointers) {
   DeviceBuffer<float> in(host), out(4 * n);
   copy_kernel<<<2, 64>>>(reinterpret_cast<const float4*>(in.get()),
                          reinterpret_cast<float4*>(out.get()), n);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(out.to_host(), host);
 }
 
@@ -54,7 +53,7 @@ TEST(ChevronLaunch, ExplicitTemplateArguments) {
   DeviceBuffer<int> x(std::vector<int>{1, 2, 3, 4, 5});
   times<3><<<1, 32>>>(x.get(), 5);  // T deduced, kFactor given
   times<2, int><<<1, 32>>>(x.get(), 4);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(x.to_host(), (std::vector<int>{6, 12, 18, 24, 15}));
 }
 
@@ -63,7 +62,7 @@ TEST(ChevronLaunch, OverloadedKernelsArePickedByArgumentType) {
   DeviceBuffer<int> i(std::vector<int>{1, 2, 3});
   scale<<<1, 32>>>(f.get(), 3, 2.5f);
   scale<<<1, 32>>>(i.get(), 3, 10);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(f.to_host(), (std::vector<float>{2.5f, 5.0f, 7.5f}));
   EXPECT_EQ(i.to_host(), (std::vector<int>{11, 21, 31}));
 }
@@ -72,21 +71,21 @@ TEST(ChevronLaunch, ArgumentsAreConvertedToTheParameterTypes) {
   DeviceBuffer<std::int64_t> out(4);
   const int offset = 1 << 30;
   fill_index<<<dim3(1, 1, 1), dim3(4)>>>(out.get(), offset * 4LL);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const std::int64_t base = std::int64_t{1} << 32;
   EXPECT_EQ(out.to_host(), (std::vector<std::int64_t>{base, base + 1, base + 2, base + 3}));
 }
 
 TEST(ChevronLaunch, TakesSharedBytesAndAStream) {
   cudaStream_t stream = nullptr;
-  ANDREA_CUDA_CHECK(cudaStreamCreate(&stream));
+  CHECK_CUDA(cudaStreamCreate(&stream));
   DeviceBuffer<float> f(std::vector<float>{1.0f, 2.0f});
   scale<<<1, 32, 0, stream>>>(f.get(), 2, 4.0f);
   scale<<<1, 32, 64>>>(f.get(), 2, 0.5f);
   scale<<<1, 32, 0, 0>>>(f.get(), 2, 3.0f);
-  ANDREA_CUDA_CHECK(cudaGetLastError());
-  ANDREA_CUDA_CHECK(cudaStreamSynchronize(stream));
-  ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK_CUDA(cudaStreamDestroy(stream));
   EXPECT_EQ(f.to_host(), (std::vector<float>{6.0f, 12.0f}));
 }
 
@@ -103,8 +102,8 @@ TEST(ChevronLaunch, TooMuchDynamicSharedMemoryIsRefused) {
 
 TEST(ChevronLaunch, ADestroyedStreamIsRefused) {
   cudaStream_t stream = nullptr;
-  ANDREA_CUDA_CHECK(cudaStreamCreate(&stream));
-  ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
+  CHECK_CUDA(cudaStreamCreate(&stream));
+  CHECK_CUDA(cudaStreamDestroy(stream));
   DeviceBuffer<float> f(std::vector<float>{1.0f});
   scale<<<1, 32, 0, stream>>>(f.get(), 1, 2.0f);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidResourceHandle);

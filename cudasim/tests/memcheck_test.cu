@@ -10,10 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -115,9 +114,9 @@ TEST_F(Memcheck, CudaCheckThrowsTheReport) {
   DeviceBuffer<float> out(768);
   fill_unguarded<<<4, 256>>>(out.get(), 768);
   try {
-    ANDREA_CUDA_CHECK_LAUNCH();
+    CHECK_LAUNCH();
     FAIL() << "no exception";
-  } catch (const andrea::CudaError& e) {
+  } catch (const simtest::CudaError& e) {
     EXPECT_EQ(e.code(), cudaErrorIllegalAddress);
     EXPECT_THAT(e.what(), HasSubstr("cudaErrorIllegalAddress (an illegal memory access was "
                                     "encountered)"));
@@ -136,7 +135,7 @@ TEST_F(Memcheck, TheProgramGoesOnAfterManyFaults) {
     cudaGetLastError();
   }
   fill_unguarded<<<3, 256>>>(out.get(), 7);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   for (float v : out.to_host()) ASSERT_EQ(v, 7.0f);
   cudasim::set_worker_threads(0);
 }
@@ -146,7 +145,7 @@ TEST_F(Memcheck, UninitialisedReadGivesNaN) {
   DeviceBuffer<float> in(300);  // never written
   DeviceBuffer<float> sum(std::vector<float>{0.0f});
   block_sums<<<2, 256>>>(in.get(), sum.get(), 300);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const float result = sum.to_host()[0];
   EXPECT_TRUE(std::isnan(result)) << "sum of uninitialised memory: " << result;
   std::vector<float> raw = in.to_host();

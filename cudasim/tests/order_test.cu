@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -50,7 +49,7 @@ class ThreadOrder : public ::testing::Test {
     for (unsigned i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % kThreads + 1);
     DeviceBuffer<float> d_in(in), d_out(4);
     kernel<<<4, kThreads>>>(d_in.get(), d_out.get());
-    ANDREA_CUDA_CHECK_LAUNCH();
+    CHECK_LAUNCH();
     bool right = true;
     for (float s : d_out.to_host()) right = right && s == 32896.0f;
     return right;
@@ -83,7 +82,7 @@ std::vector<int> positions(cudasim::Order order, unsigned seed = 0) {
   cudasim::set_thread_order(order, seed);
   DeviceBuffer<int> counter(std::vector<int>{0}), position(64);
   run_position<<<1, 64>>>(counter.get(), position.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   return position.to_host();
 }
 
@@ -108,7 +107,7 @@ std::vector<int> block_positions(cudasim::Order order, unsigned seed = 0) {
   cudasim::set_thread_order(order, seed);
   DeviceBuffer<int> counter(std::vector<int>{0}), position(40);
   block_position<<<40, 32>>>(counter.get(), position.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   return position.to_host();
 }
 
@@ -150,7 +149,7 @@ TEST(ThreadOrderEnvironment, FirstLaunchReadsIt) {
   run_position<<<1, 64>>>(counter.get(), position.get());
   const auto expected = cudasim::parse_thread_order(env);
   if (expected) {
-    ANDREA_CUDA_CHECK_LAUNCH();
+    CHECK_LAUNCH();
     EXPECT_EQ(cudasim::thread_order().order, expected->order);
     EXPECT_EQ(cudasim::thread_order().seed, expected->seed);
   } else {  // a value that does not parse fails every launch, loudly

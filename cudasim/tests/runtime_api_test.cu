@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 __constant__ float kCoefficients[4];
 __device__ unsigned long long g_calls;
@@ -30,76 +29,76 @@ __global__ void add_one(int* x, int n) {
 
 TEST(Streams, CopyLaunchCopyOnAStream) {
   cudaStream_t stream = nullptr;
-  ANDREA_CUDA_CHECK(cudaStreamCreate(&stream));
+  CHECK_CUDA(cudaStreamCreate(&stream));
   const std::vector<int> host{1, 2, 3, 4, 5};
   std::vector<int> back(5, 0);
   DeviceBuffer<int> d(5);
-  ANDREA_CUDA_CHECK(
+  CHECK_CUDA(
       cudaMemcpyAsync(d.get(), host.data(), 5 * sizeof(int), cudaMemcpyHostToDevice, stream));
   add_one<<<1, 32, 0, stream>>>(d.get(), 5);
-  ANDREA_CUDA_CHECK(cudaGetLastError());
-  ANDREA_CUDA_CHECK(
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(
       cudaMemcpyAsync(back.data(), d.get(), 5 * sizeof(int), cudaMemcpyDeviceToHost, stream));
-  ANDREA_CUDA_CHECK(cudaStreamSynchronize(stream));
-  ANDREA_CUDA_CHECK(cudaStreamDestroy(stream));
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK_CUDA(cudaStreamDestroy(stream));
   EXPECT_EQ(back, (std::vector<int>{2, 3, 4, 5, 6}));
 }
 
 TEST(Events, ElapsedTimeBetweenTwoRecords) {
   cudaEvent_t start = nullptr, stop = nullptr;
-  ANDREA_CUDA_CHECK(cudaEventCreate(&start));
-  ANDREA_CUDA_CHECK(cudaEventCreate(&stop));
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
   DeviceBuffer<int> d(std::vector<int>(4096, 0));
-  ANDREA_CUDA_CHECK(cudaEventRecord(start));
+  CHECK_CUDA(cudaEventRecord(start));
   for (int r = 0; r < 3; ++r) add_one<<<16, 256>>>(d.get(), 4096);
-  ANDREA_CUDA_CHECK(cudaEventRecord(stop));
-  ANDREA_CUDA_CHECK(cudaEventSynchronize(stop));
+  CHECK_CUDA(cudaEventRecord(stop));
+  CHECK_CUDA(cudaEventSynchronize(stop));
   float ms = -1.0f;
-  ANDREA_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
   EXPECT_GE(ms, 0.0f);
   EXPECT_LT(ms, 60'000.0f);
   EXPECT_EQ(d.to_host(), std::vector<int>(4096, 3));
-  ANDREA_CUDA_CHECK(cudaEventDestroy(start));
-  ANDREA_CUDA_CHECK(cudaEventDestroy(stop));
+  CHECK_CUDA(cudaEventDestroy(start));
+  CHECK_CUDA(cudaEventDestroy(stop));
 }
 
 TEST(ManagedMemory, HostAndKernelShareIt) {
   int* x = nullptr;
-  ANDREA_CUDA_CHECK(cudaMallocManaged(&x, 8 * sizeof(int)));
+  CHECK_CUDA(cudaMallocManaged(&x, 8 * sizeof(int)));
   for (int i = 0; i < 8; ++i) x[i] = 10 * i;
   add_one<<<1, 32>>>(x, 8);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   for (int i = 0; i < 8; ++i) EXPECT_EQ(x[i], 10 * i + 1);
-  ANDREA_CUDA_CHECK(cudaFree(x));
+  CHECK_CUDA(cudaFree(x));
 }
 
 TEST(PinnedMemory, IsACopySourceAndDestination) {
   int* pinned = nullptr;
-  ANDREA_CUDA_CHECK(cudaMallocHost(&pinned, 4 * sizeof(int)));
+  CHECK_CUDA(cudaMallocHost(&pinned, 4 * sizeof(int)));
   for (int i = 0; i < 4; ++i) pinned[i] = i * i;
   DeviceBuffer<int> d(4);
-  ANDREA_CUDA_CHECK(cudaMemcpy(d.get(), pinned, 4 * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(d.get(), pinned, 4 * sizeof(int), cudaMemcpyHostToDevice));
   add_one<<<1, 32>>>(d.get(), 4);
-  ANDREA_CUDA_CHECK_LAUNCH();
-  ANDREA_CUDA_CHECK(cudaMemcpy(pinned, d.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_LAUNCH();
+  CHECK_CUDA(cudaMemcpy(pinned, d.get(), 4 * sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(std::vector<int>(pinned, pinned + 4), (std::vector<int>{1, 2, 5, 10}));
-  ANDREA_CUDA_CHECK(cudaFreeHost(pinned));
+  CHECK_CUDA(cudaFreeHost(pinned));
 }
 
 TEST(Symbols, ConstantAndDeviceVariables) {
   const float coefficients[4] = {2.0f, 0.5f, 0.0f, 0.0f};
-  ANDREA_CUDA_CHECK(cudaMemcpyToSymbol(kCoefficients, coefficients, sizeof coefficients));
+  CHECK_CUDA(cudaMemcpyToSymbol(kCoefficients, coefficients, sizeof coefficients));
   const unsigned long long zero = 0;
-  ANDREA_CUDA_CHECK(cudaMemcpyToSymbol(g_calls, &zero, sizeof zero));
+  CHECK_CUDA(cudaMemcpyToSymbol(g_calls, &zero, sizeof zero));
   DeviceBuffer<float> d(std::vector<float>{1.0f, 2.0f, 3.0f});
   affine<<<2, 64>>>(d.get(), 3);
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   EXPECT_EQ(d.to_host(), (std::vector<float>{2.5f, 4.5f, 6.5f}));
   unsigned long long calls = 0;
-  ANDREA_CUDA_CHECK(cudaMemcpyFromSymbol(&calls, g_calls, sizeof calls));
+  CHECK_CUDA(cudaMemcpyFromSymbol(&calls, g_calls, sizeof calls));
   EXPECT_EQ(calls, 128u);  // every thread of 2 blocks of 64
   float second = 0.0f;
-  ANDREA_CUDA_CHECK(cudaMemcpyFromSymbol(&second, kCoefficients, sizeof second, sizeof(float)));
+  CHECK_CUDA(cudaMemcpyFromSymbol(&second, kCoefficients, sizeof second, sizeof(float)));
   EXPECT_EQ(second, 0.5f);
   // Past the end of the symbol. CUDA documents cudaSuccess, cudaErrorInvalidValue,
   // cudaErrorInvalidSymbol, cudaErrorInvalidMemcpyDirection and cudaErrorNoKernelImageForDevice,
@@ -129,7 +128,7 @@ TEST(Symbols, ConstantAndDeviceVariables) {
 
 TEST(DeviceProperties, DescribeTheDevice) {
   cudaDeviceProp prop{};
-  ANDREA_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   EXPECT_EQ(prop.warpSize, 32);
   EXPECT_EQ(prop.maxThreadsPerBlock, 1024);
   EXPECT_EQ(prop.sharedMemPerBlock, 48u * 1024u);
@@ -145,10 +144,10 @@ TEST(DeviceProperties, DescribeTheDevice) {
 
 TEST(DeviceProperties, AttributesAgreeWithTheProperties) {
   cudaDeviceProp prop{};
-  ANDREA_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   const auto attribute = [](cudaDeviceAttr a) {
     int v = -1;
-    ANDREA_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, 0));
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, a, 0));
     return v;
   };
   EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMajor), prop.major);
@@ -200,8 +199,8 @@ TEST(Errors, EveryCodeHasCudasNameAndWords) {
 
 TEST(Versions, TheRuntimeAndDriverAreCuda11OrLater) {
   int runtime = 0, driver = 0;
-  ANDREA_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  ANDREA_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  CHECK_CUDA(cudaRuntimeGetVersion(&runtime));
+  CHECK_CUDA(cudaDriverGetVersion(&driver));
   EXPECT_EQ(runtime, CUDART_VERSION);
   EXPECT_GE(runtime, 11000);
   // cudaDriverGetVersion: "the latest version of CUDA supported by the driver", 0 with none
@@ -218,9 +217,9 @@ TEST(Versions, TheRuntimeAndDriverAreCuda11OrLater) {
 
 TEST(Memset, AsyncSetsEveryByte) {
   DeviceBuffer<int> d(6);
-  ANDREA_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x01, 6 * sizeof(int)));
-  ANDREA_CUDA_CHECK(cudaMemsetAsync(d.get() + 4, 0, 2 * sizeof(int), nullptr));
-  ANDREA_CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemsetAsync(d.get(), 0x01, 6 * sizeof(int)));
+  CHECK_CUDA(cudaMemsetAsync(d.get() + 4, 0, 2 * sizeof(int), nullptr));
+  CHECK_CUDA(cudaDeviceSynchronize());
   EXPECT_EQ(d.to_host(), (std::vector<int>{0x01010101, 0x01010101, 0x01010101, 0x01010101, 0, 0}));
 }
 
@@ -229,11 +228,11 @@ TEST(Memcpy2D, CopiesAWindowOfAPitchedMatrix) {
   std::vector<int> host(3 * 8);
   for (int i = 0; i < 24; ++i) host[i] = i;
   DeviceBuffer<int> d(12);
-  ANDREA_CUDA_CHECK(cudaMemcpy2D(d.get(), 4 * sizeof(int), host.data() + 2, 8 * sizeof(int),
+  CHECK_CUDA(cudaMemcpy2D(d.get(), 4 * sizeof(int), host.data() + 2, 8 * sizeof(int),
                                  4 * sizeof(int), 3, cudaMemcpyHostToDevice));
   EXPECT_EQ(d.to_host(), (std::vector<int>{2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21}));
   std::vector<int> back(3 * 6, -1);  // back into rows of 6, columns 1-4
-  ANDREA_CUDA_CHECK(cudaMemcpy2D(back.data() + 1, 6 * sizeof(int), d.get(), 4 * sizeof(int),
+  CHECK_CUDA(cudaMemcpy2D(back.data() + 1, 6 * sizeof(int), d.get(), 4 * sizeof(int),
                                  4 * sizeof(int), 3, cudaMemcpyDeviceToHost));
   EXPECT_EQ(back,
             (std::vector<int>{-1, 2, 3, 4, 5, -1, -1, 10, 11, 12, 13, -1, -1, 18, 19, 20, 21, -1}));

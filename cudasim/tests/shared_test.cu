@@ -8,10 +8,10 @@
 #include <numeric>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
+#include "shared_memory.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 // Every extern __shared__ array of a kernel starts at the same address (see views_alias).
 extern __shared__ unsigned file_scope_words[];
@@ -53,7 +53,7 @@ TEST(SharedMemory, DynamicSharedReductionEqualsTheSum) {
     std::iota(in.begin(), in.end(), 1.0f);  // small integers: float sums are exact
     DeviceBuffer<float> d_in(in), d_out(blocks);
     block_sums<<<blocks, threads, threads * sizeof(float)>>>(d_in.get(), d_out.get());
-    ANDREA_CUDA_CHECK_LAUNCH();
+    CHECK_LAUNCH();
     const auto out = d_out.to_host();
     for (unsigned b = 0; b < blocks; ++b) {
       const double first = b * threads + 1.0, last = (b + 1.0) * threads;
@@ -65,7 +65,7 @@ TEST(SharedMemory, DynamicSharedReductionEqualsTheSum) {
 TEST(SharedMemory, AllExternSharedArraysStartAtTheSameAddress) {
   DeviceBuffer<unsigned> d_out(64);
   views_alias<<<1, 64, 64 * sizeof(float)>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (unsigned i = 0; i < 64; ++i) {
     const float f = 1.0f + static_cast<float>(i);
@@ -80,7 +80,7 @@ TEST(SharedMemory, StaticSharedArray) {
   std::iota(in.begin(), in.end(), 100);
   DeviceBuffer<int> d_in(in), d_out(32);
   reverse_warp<<<1, 32>>>(d_in.get(), d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], 131 - i);
 }
@@ -104,10 +104,73 @@ TEST(SharedMemory, EveryBlockStartsWithNaNs) {
   cudasim::set_worker_threads(1);  // one worker: every block reuses the same shared memory
   DeviceBuffer<float> d_out(8);
   read_before_write<<<4, 64, 64 * sizeof(float)>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   cudasim::set_worker_threads(0);
   for (float v : d_out.to_host()) EXPECT_TRUE(std::isnan(v)) << v;
 }
 #endif
+
+// One sum per block of blockDim.x values (a power of 2), as the samples' reduce0.
+template <class T>
+__global__ void sample_reduce(const T* in, T* out) {
+  T* sdata = SharedMemory<T>();
+  const unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+template <class T>
+void check_sample_reduce() {
+  const unsigned blocks = 3, threads = 128;
+  std::vector<T> in(blocks * threads);
+  for (unsigned i = 0; i < in.size(); ++i) in[i] = static_cast<T>(i % 50);
+  DeviceBuffer<T> d_in(in), d_out(blocks);
+  sample_reduce<T><<<blocks, threads, threads * sizeof(T)>>>(d_in.get(), d_out.get());
+  CHECK_LAUNCH();
+  const auto out = d_out.to_host();
+  for (unsigned b = 0; b < blocks; ++b) {
+    T sum = 0;
+    for (unsigned i = b * threads; i < (b + 1) * threads; ++i) sum += in[i];
+    EXPECT_EQ(out[b], sum) << "block " << b;
+  }
+}
+
+TEST(SharedMemory, TheSamplesSharedMemoryIdiomForIntFloatAndDouble) {
+  check_sample_reduce<int>();
+  check_sample_reduce<float>();
+  check_sample_reduce<double>();
+  // By hand: 128 twos sum to 256.
+  DeviceBuffer<int> d_in(std::vector<int>(128, 2)), d_out(1);
+  sample_reduce<int><<<1, 128, 128 * sizeof(int)>>>(d_in.get(), d_out.get());
+  CHECK_LAUNCH();
+  EXPECT_EQ(d_out.to_host()[0], 256);
+}
+
+// extern __shared__ arrays in two functions of one file, a device function and the kernel that
+// calls it: both name the same bytes.
+__device__ unsigned read_back(unsigned i) {
+  extern __shared__ unsigned words[];
+  return words[i];
+}
+
+__global__ void write_then_read_back(unsigned* out) {
+  extern __shared__ unsigned char bytes[];
+  reinterpret_cast<unsigned*>(bytes)[threadIdx.x] = 1000u + threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = read_back(blockDim.x - 1 - threadIdx.x);
+}
+
+TEST(SharedMemory, ExternSharedInTwoFunctionsOfOneFileIsOneArray) {
+  DeviceBuffer<unsigned> d_out(64);
+  write_then_read_back<<<1, 64, 64 * sizeof(unsigned)>>>(d_out.get());
+  CHECK_LAUNCH();
+  const auto out = d_out.to_host();
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(out[t], 1000u + 63 - t) << t;
+}
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 #include "cudasim/tools/tools.hpp"
 
 #include <cooperative_groups.h>
@@ -15,6 +15,10 @@
 namespace cg = cooperative_groups;
 
 namespace {
+
+// This file as the reports name it: relative to the top-level source folder (the build defines
+// it: "cudasim/tests/tools_test.cu" inside a project, "tests/tools_test.cu" on its own).
+const std::string kFile = TOOLS_TEST_FILE;
 
 // A cudaMalloc'ed array of n floats, filled with 0, 1, 2, ... (so that every byte is written).
 struct Floats {
@@ -148,7 +152,7 @@ TEST(Profile, BankConflictsAndThePaddingThatRemovesThem) {
 }
 
 // 8-byte words are served a half-warp at a time: 32 consecutive doubles are 2 wavefronts, no
-// conflict (the course's norm reduction, cuda/norm.cu).
+// conflict (a reduction of doubles in shared memory).
 __global__ void shared_doubles(double* out) {
   __shared__ double s[32];
   s[threadIdx.x] = threadIdx.x;
@@ -207,12 +211,12 @@ TEST(Racecheck, AReadAfterWriteWithoutABarrierNamesBothThreadsAndLines) {
   EXPECT_NE(report.find("read-after-write race (RAW) on shared memory 's'"), std::string::npos)
       << report;
   EXPECT_NE(report.find("at offset 124"), std::string::npos) << report;  // s[31]
-  EXPECT_NE(report.find("thread (31,0,0) wrote it at cudasim/tests/tools_test.cu:" +
+  EXPECT_NE(report.find("thread (31,0,0) wrote it at " + kFile + ":" +
                         std::to_string(kRawWrite)),
             std::string::npos)
       << report;
   EXPECT_NE(
-      report.find("thread (32,0,0) read it at cudasim/tests/tools_test.cu:" + std::to_string(kRawRead)),
+      report.find("thread (32,0,0) read it at " + kFile + ":" + std::to_string(kRawRead)),
       std::string::npos)
       << report;
   EXPECT_NE(report.find("no __syncthreads()"), std::string::npos) << report;
@@ -318,11 +322,11 @@ TEST(Symbols, ARaceOnAFileScopeSharedArrayNamesItAndBothLines) {
                         "256 bytes)"),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("thread (7,0,0) wrote it at cudasim/tests/tools_test.cu:" +
+  EXPECT_NE(report.find("thread (7,0,0) wrote it at " + kFile + ":" +
                         std::to_string(kTileWrite)),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("thread (40,0,0) read it at cudasim/tests/tools_test.cu:" +
+  EXPECT_NE(report.find("thread (40,0,0) read it at " + kFile + ":" +
                         std::to_string(kTileRead)),
             std::string::npos)
       << report;
@@ -358,15 +362,15 @@ TEST(Symbols, ARaceOnADeviceVariableBetweenTwoThreadsOfABlock) {
   const std::string report = run_with(cudasim::racecheck | cudasim::initcheck,
                                       [&] { flag_without_a_barrier<<<1, 64>>>(out.ptr, false); });
   EXPECT_NE(report.find("read-after-write race (RAW) on __device__ variable 'g_flag' at offset 0 "
-                        "(of 4 bytes, declared at cudasim/tests/tools_test.cu:" +
+                        "(of 4 bytes, declared at " + kFile + ":" +
                         std::to_string(kFlagDeclared) + ")"),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("thread (0,0,0) wrote it at cudasim/tests/tools_test.cu:" +
+  EXPECT_NE(report.find("thread (0,0,0) wrote it at " + kFile + ":" +
                         std::to_string(kFlagWrite)),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("thread (33,0,0) read it at cudasim/tests/tools_test.cu:" +
+  EXPECT_NE(report.find("thread (33,0,0) read it at " + kFile + ":" +
                         std::to_string(kFlagRead)),
             std::string::npos)
       << report;
@@ -445,7 +449,7 @@ TEST(Memcheck, AWriteZeroBytesPastTheEndIsReportedWhereItHappens) {
   EXPECT_NE(report.find("thread (6,0,0): invalid write of 4 bytes"), std::string::npos) << report;
   EXPECT_NE(report.find("0 bytes past the end of a 24-byte allocation at 0x"), std::string::npos)
       << report;
-  EXPECT_NE(report.find(", passed as argument 1 'out' at cudasim/tests/tools_test.cu:"),
+  EXPECT_NE(report.find(", passed as argument 1 'out' at " + kFile + ":"),
             std::string::npos)
       << report;
   EXPECT_EQ(line_of(report, "tools_test.cu:"), kStore) << report;

@@ -7,10 +7,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuda/device_buffer.hpp"
-#include "cuda/runtime.hpp"
+#include "check.cuh"
 
-using andrea::cuda::DeviceBuffer;
+using simtest::DeviceBuffer;
 
 namespace {
 
@@ -74,7 +73,7 @@ TYPED_TEST(Shuffle, EveryKindDeltaAndWidthMatchesCuda) {
     for (int width : {32, 16, 8, 1}) {
       for (unsigned arg : {0u, 1u, 2u, 5u, 8u, 16u, 31u}) {
         shuffle<T><<<2, 64>>>(d_in.get(), d_out.get(), kind, arg, width);
-        ANDREA_CUDA_CHECK_LAUNCH();
+        CHECK_LAUNCH();
         const auto out = d_out.to_host();
         for (unsigned i = 0; i < n; ++i) {
           const unsigned warp = i / 32 * 32, lane = i % 32;
@@ -98,7 +97,7 @@ TEST(Warp, XorButterflyGivesEveryLaneTheSum) {
   for (unsigned i = 0; i < 64; ++i) in[i] = 0.5 * i;
   DeviceBuffer<double> d_in(in), d_out(64);
   butterfly_sum<<<1, 64>>>(d_in.get(), d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(out[i], i < 32 ? 248.0 : 760.0);
 }
@@ -116,7 +115,7 @@ TEST(Warp, SyncwarpMakesSharedWritesVisible) {
   cudasim::set_thread_order(cudasim::Order::forward);
   DeviceBuffer<int> d_out(64);
   warp_rotate<<<1, 64>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], (i / 32 * 32 + (i + 1) % 32) * 10);
 }
@@ -155,7 +154,7 @@ TEST(WarpErrors, PartialMaskIsRejected) {
 TEST(PartialWarp, ShuffleInTheLastWarpReadsOnlyItsLanes) {
   DeviceBuffer<float> d_out(48);
   plain_shuffle<<<1, 48>>>(d_out.get());
-  ANDREA_CUDA_CHECK_LAUNCH();
+  CHECK_LAUNCH();
   const auto out = d_out.to_host();
   for (int i = 0; i < 48; ++i) {
     const bool last_lane = i == 31 || i == 47;

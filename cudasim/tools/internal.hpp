@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cudasim/builtins.hpp"
+#include "cudasim/hooks.hpp"
 #include "cudasim/tools/tools.hpp"
 
 namespace cudasim::detail {
@@ -15,8 +16,8 @@ struct LaunchInfo;
 
 namespace cudasim::tools {
 
-/// True while a launch runs with a tool on: only then do the hooks look at an access.
-/// Written between launches only (launches are serialised).
+/// True while a launch runs with a tool on: only then do the access hooks (access_hooks.cpp)
+/// look at an access. Written between launches only (launches are serialised).
 extern bool g_active;
 /// Set when a translation unit compiled with the instrumentation starts (__tsan_init).
 extern bool g_instrumented;
@@ -25,19 +26,6 @@ enum Kind : unsigned { kRead = 1, kWrite = 2, kAtomic = 4 };
 
 /// One access by the running code: `size` bytes at p. pc: the return address of the hook.
 void on_access(const volatile void* p, std::size_t size, unsigned kind, std::uintptr_t pc);
-
-// The scheduler's events. launch_begin returns the number of worker threads to use (1 while a
-// tool is on, else `workers`); launch_end returns what the tools found ("" if nothing).
-unsigned launch_begin(const detail::LaunchInfo& launch, unsigned workers);
-std::string launch_end(bool failed);
-void block_begin(uint3 index, unsigned threads);
-void block_end();
-void block_synced();           // a __syncthreads() opened
-void warp_synced(unsigned w);  // a warp operation of warp w opened
-/// The barrier of a tile of several warps, threads [first, first + count), opened.
-void tile_synced(unsigned first, unsigned count);
-/// A function-scope __shared__ variable of the running block (from poison_shared).
-void shared_declared(const void* p, std::size_t size, const char* name);
 
 /// The memory an access falls in.
 enum class Space : std::uint8_t { none, global, shared, constant };
@@ -81,9 +69,9 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
 std::string report();
 }  // namespace prof
 
-/// A source file's name relative to the project ("cuda/lookup.cu"), as reports show it.
+/// A source file's name relative to the project ("kernels/scale.cu"), as reports show it.
 std::string short_path(const std::string& file);
-/// "cuda/lookup.cu:33": the line of the kernel code that a return address `pc` comes back to
+/// "kernels/scale.cu:33": the line of the kernel code that a return address `pc` comes back to
 /// ("code address 0x..." when the program has no line information).
 std::string where(std::uintptr_t pc);
 /// Resolves many addresses at once (one addr2line run), so that where() is quick for them.
@@ -91,6 +79,6 @@ void prefetch_lines(const std::vector<std::uintptr_t>& pcs);
 /// Replaces each "{pc:0x...}" in `text` by the .cu file and line of that code address.
 std::string symbolize_text(const std::string& text);
 /// "{pc:0x...}" for an address, to be replaced by symbolize_text later (on the OS stack).
-std::string pc_token(std::uintptr_t pc);
+using hooks::pc_token;
 
 }  // namespace cudasim::tools

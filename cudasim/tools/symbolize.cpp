@@ -151,12 +151,6 @@ void resolve(const std::vector<std::uintptr_t>& pcs) {
 
 }  // namespace
 
-std::string pc_token(std::uintptr_t pc) {
-  char text[40];
-  std::snprintf(text, sizeof text, "{pc:0x%llx}", static_cast<unsigned long long>(pc));
-  return text;
-}
-
 std::string where(std::uintptr_t pc) {
   std::lock_guard lock(g_mutex);
   resolve({pc});

@@ -194,90 +194,138 @@ void on_access(const volatile void* p, std::size_t size, unsigned kind, std::uin
   if ((mask & profile) != 0) prof::access(a, size, kind, pc, tid, f.region.space);
 }
 
-unsigned launch_begin(const detail::LaunchInfo& launch, unsigned workers) {
-  g_launch.mask = tools_available() ? enabled_tools() : 0;
-  if (g_launch.mask == 0) return workers;
-  g_launch.info = &launch;
-  g_launch.allocations = detail::allocation_views();
-  g_launch.symbols = detail::symbol_views();
-  g_launch.shared.clear();
-  g_launch.initcheck.clear();
-  g_launch.uninitialised_reads = 0;
-  if ((g_launch.mask & racecheck) != 0) race::launch_begin();
-  if ((g_launch.mask & profile) != 0) prof::launch_begin();
-  g_active = true;
-  return 1;
-}
+namespace {
 
-void block_begin(uint3, unsigned threads) {
-  g_launch.shared.clear();
-  for (const detail::SharedSymbol& s : detail::shared_symbols()) {  // file-scope __shared__
-    g_launch.shared.push_back(
-        {Space::shared, reinterpret_cast<std::uintptr_t>(s.address()), s.size, s.name});
-  }
-  if ((g_launch.mask & racecheck) != 0) race::block_begin(threads);
-  if ((g_launch.mask & profile) != 0) prof::block_begin(threads);
-}
-
-void block_end() {
-  if ((g_launch.mask & profile) != 0) prof::block_synced();
-}
-
-void block_synced() {
-  if ((g_launch.mask & racecheck) != 0) race::block_synced();
-  if ((g_launch.mask & profile) != 0) prof::block_synced();
-}
-
-void warp_synced(unsigned w) {
-  if ((g_launch.mask & racecheck) != 0) race::warp_synced(w);
-  if ((g_launch.mask & profile) != 0) prof::warp_synced(w);
-}
-
-void tile_synced(unsigned first, unsigned count) {
-  if ((g_launch.mask & racecheck) != 0) race::tile_synced(first, count);
-}
-
-void shared_declared(const void* p, std::size_t size, const char* name) {
-  g_launch.shared.push_back({Space::shared, reinterpret_cast<std::uintptr_t>(p), size, name});
-}
-
-std::string launch_end(bool failed) {
-  if (!g_active) return {};
-  g_active = false;
-  std::string found;
-  const std::string kernel = "kernel '" + std::string(g_launch.info->name) + "' ";
-  if ((g_launch.mask & racecheck) != 0 && !failed) found = race::report();
-  if (found.empty() && !failed && !g_launch.initcheck.empty()) {
-    found = kernel + g_launch.initcheck + " (initcheck; " +
-            with_commas(g_launch.uninitialised_reads) + " uninitialised read" +
-            (g_launch.uninitialised_reads == 1 ? "" : "s") + " in this launch)";
-  }
-  if ((g_launch.mask & profile) != 0) {
-    const std::string report = prof::report();
-    void (*sink)(const std::string&) = nullptr;
-    {
-      std::lock_guard lock(settings().m);
-      sink = settings().sink;
+// The tools need kernels compiled with their instrumentation (cudasim/CMakeLists.txt). A program
+// without it (a *_plain test program, the sanitize preset, -DCUDASIM_WITH_TOOLS=OFF) says so once,
+// rather than checking nothing in silence.
+void warn_if_not_instrumented() {
+  const unsigned asked = enabled_tools();
+  if (asked == 0 || tools_available()) return;
+  static std::once_flag once;
+  std::call_once(once, [asked] {
+    std::string names;
+    for (const auto& [tool, name] : {std::pair{memcheck, "memcheck"},
+                                     {racecheck, "racecheck"},
+                                     {initcheck, "initcheck"},
+                                     {profile, "profile"}}) {
+      if ((asked & tool) != 0) names += (names.empty() ? "" : ",") + std::string(name);
     }
-    if (sink != nullptr) {
-      sink(report);
-    } else if (const char* file = std::getenv("CUDASIM_PROFILE_FILE"); file != nullptr && *file) {
-      if (std::FILE* out = std::fopen(file, "a")) {
-        std::fputs(report.c_str(), out);
-        std::fclose(out);
-      } else {  // the profile is not lost: it goes to stderr, with the reason
-        std::fprintf(stderr,
-                     "cudasim: cannot append to CUDASIM_PROFILE_FILE=%s (%s); the profile:\n", file,
-                     std::strerror(errno));
+    std::fprintf(stderr,
+                 "cudasim: tools asked for (%s), but this program's kernels were compiled "
+                 "without their instrumentation (a *_plain test program, the sanitize preset or "
+                 "-DCUDASIM_WITH_TOOLS=OFF): no tool runs. Run the program without _plain "
+                 "(cudasim/README.md, \"Tools\").\n",
+                 names.c_str());
+  });
+}
+
+// The tools as the layer's observer (cudasim/hooks.hpp), installed before main() runs.
+class Tools final : public hooks::Observer {
+ public:
+  unsigned launch_begin(const detail::LaunchInfo& launch, unsigned workers, bool& watch) override {
+    warn_if_not_instrumented();
+    g_launch.mask = tools_available() ? enabled_tools() : 0;
+    watch = g_launch.mask != 0;
+    if (!watch) return workers;
+    g_launch.info = &launch;
+    g_launch.allocations = detail::allocation_views();
+    g_launch.symbols = detail::symbol_views();
+    g_launch.shared.clear();
+    g_launch.initcheck.clear();
+    g_launch.uninitialised_reads = 0;
+    if ((g_launch.mask & racecheck) != 0) race::launch_begin();
+    if ((g_launch.mask & profile) != 0) prof::launch_begin();
+    g_active = true;
+    return 1;
+  }
+
+  void block_begin(uint3, unsigned threads) override {
+    g_launch.shared.clear();
+    for (const detail::SharedSymbol& s : detail::shared_symbols()) {  // file-scope __shared__
+      g_launch.shared.push_back(
+          {Space::shared, reinterpret_cast<std::uintptr_t>(s.address()), s.size, s.name});
+    }
+    if ((g_launch.mask & racecheck) != 0) race::block_begin(threads);
+    if ((g_launch.mask & profile) != 0) prof::block_begin(threads);
+  }
+
+  void block_end() override {
+    if ((g_launch.mask & profile) != 0) prof::block_synced();
+  }
+
+  void block_synced() override {
+    if ((g_launch.mask & racecheck) != 0) race::block_synced();
+    if ((g_launch.mask & profile) != 0) prof::block_synced();
+  }
+
+  void warp_synced(unsigned w) override {
+    if ((g_launch.mask & racecheck) != 0) race::warp_synced(w);
+    if ((g_launch.mask & profile) != 0) prof::warp_synced(w);
+  }
+
+  void tile_synced(unsigned first, unsigned count) override {
+    if ((g_launch.mask & racecheck) != 0) race::tile_synced(first, count);
+  }
+
+  void shared_declared(const void* p, std::size_t size, const char* name) override {
+    g_launch.shared.push_back({Space::shared, reinterpret_cast<std::uintptr_t>(p), size, name});
+  }
+
+  std::string launch_end(bool failed) override {
+    if (!g_active) return {};
+    g_active = false;
+    std::string found;
+    const std::string kernel = "kernel '" + std::string(g_launch.info->name) + "' ";
+    if ((g_launch.mask & racecheck) != 0 && !failed) found = race::report();
+    if (found.empty() && !failed && !g_launch.initcheck.empty()) {
+      found = kernel + g_launch.initcheck + " (initcheck; " +
+              with_commas(g_launch.uninitialised_reads) + " uninitialised read" +
+              (g_launch.uninitialised_reads == 1 ? "" : "s") + " in this launch)";
+    }
+    if ((g_launch.mask & profile) != 0) {
+      const std::string report = prof::report();
+      void (*sink)(const std::string&) = nullptr;
+      {
+        std::lock_guard lock(settings().m);
+        sink = settings().sink;
+      }
+      if (sink != nullptr) {
+        sink(report);
+      } else if (const char* file = std::getenv("CUDASIM_PROFILE_FILE"); file != nullptr && *file) {
+        if (std::FILE* out = std::fopen(file, "a")) {
+          std::fputs(report.c_str(), out);
+          std::fclose(out);
+        } else {  // the profile is not lost: it goes to stderr, with the reason
+          std::fprintf(stderr,
+                       "cudasim: cannot append to CUDASIM_PROFILE_FILE=%s (%s); the profile:\n",
+                       file, std::strerror(errno));
+          std::fputs(report.c_str(), stderr);
+        }
+      } else {
         std::fputs(report.c_str(), stderr);
       }
-    } else {
-      std::fputs(report.c_str(), stderr);
     }
+    g_launch.allocations.clear();
+    return symbolize_text(found);
   }
-  g_launch.allocations.clear();
-  return symbolize_text(found);
-}
+
+  bool allocated(const void*, std::size_t) override {
+    return (enabled_tools() & initcheck) != 0;  // initcheck keeps a bit per byte
+  }
+
+  std::string symbolize(const std::string& text) override { return symbolize_text(text); }
+};
+
+Tools g_tools;
+
+}  // namespace
+
+// Installs the tools before main() runs. Every program links this file, so that the tools are
+// there even when nothing else in it calls them (a program whose kernels were compiled without
+// the instrumentation must still say that no tool runs): the layer's CMake target and nvcc-cpu
+// link with -Wl,--undefined=cudasim_tools_installed.
+extern "C" const bool cudasim_tools_installed = (hooks::install(&g_tools), true);
 
 }  // namespace tools
 

@@ -13,7 +13,7 @@
 //
 // The kernel translation units (cu2cpp.py's output) are compiled with g++'s memory-access
 // instrumentation (-fsanitize=thread, at compile time only: the program does not link
-// ThreadSanitizer's runtime); cudasim/tools/hooks.cpp gives its hooks a runtime of our own,
+// ThreadSanitizer's runtime); cudasim/tools/access_hooks.cpp gives its hooks a runtime of our own,
 // which does nothing unless a launch runs with a tool on. A launch with a tool on runs its blocks
 // on one worker thread. Under the sanitize preset (AddressSanitizer) nothing is instrumented and
 // the tools are off.

@@ -1,7 +1,7 @@
 // The test entry point. A test passes only by finishing (finished.hpp). For the GPU backend
 // without a CUDA device, the tests are not run: the reason is printed and the exit code 77 tells
 // ctest (SKIP_RETURN_CODE) to report them as skipped; with a device or driver that fails, the
-// program fails with the error (cuda/device.hpp, device_presence).
+// program fails with the error (cudasim/gpu_presence.hpp).
 #include <gtest/gtest.h>
 
 #include "finished.hpp"
@@ -12,8 +12,7 @@
 #if defined(ANDREA_BACKEND_GPU)
 #include <cstdio>
 
-#define ANDREA_DEVICE_COUNT_SEAM  // a test program: ANDREA_FAKE_DEVICE_COUNT (cuda/device.hpp)
-#include "cuda/device.hpp"
+#include "cudasim/gpu_presence.hpp"  // presence_in_test: CUDASIM_FAKE_DEVICE_COUNT
 #endif
 
 int main(int argc, char** argv) {
@@ -25,12 +24,12 @@ int main(int argc, char** argv) {
 #endif
 #if defined(ANDREA_BACKEND_GPU)
   if (!::testing::GTEST_FLAG(list_tests)) {
-    const andrea::cuda::DevicePresence device = andrea::cuda::device_presence_in_test();
-    if (device.kind == andrea::cuda::DevicePresence::none) {
+    const cudasim::gpu::Presence device = cudasim::gpu::presence_in_test();
+    if (device.kind == cudasim::gpu::Presence::none) {
       std::printf("[  SKIPPED ] every test of this program: %s\n", device.reason.c_str());
       return andrea::testing::finished(device.exit_status());
     }
-    if (device.kind == andrea::cuda::DevicePresence::broken) {
+    if (device.kind == cudasim::gpu::Presence::broken) {
       std::fprintf(stderr, "[  FAILED  ] every test of this program: %s\n", device.reason.c_str());
       return andrea::testing::finished(device.exit_status());
     }

@@ -2,7 +2,7 @@
 // layer
 #include <cooperative_groups.h>
 
-#include "cuda/runtime.hpp"
+#include <cuda_runtime.h>
 
 __global__ void two_phases(float* x) {
   auto grid = cooperative_groups::this_grid();

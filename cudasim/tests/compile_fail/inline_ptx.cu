@@ -1,5 +1,5 @@
 // expect: inline PTX (asm) is not supported by the CPU execution layer
-#include "cuda/runtime.hpp"
+#include <cuda_runtime.h>
 
 __global__ void lane_id(unsigned* out) {
   unsigned lane;

@@ -1,5 +1,5 @@
 // expect: kernel 'scale' cannot be called with these arguments
-#include "cuda/runtime.hpp"
+#include <cuda_runtime.h>
 
 __global__ void scale(float* x, int n, float a) { x[threadIdx.x] *= a + static_cast<float>(n); }
 

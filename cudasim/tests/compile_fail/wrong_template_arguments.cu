@@ -1,5 +1,5 @@
 // expect: kernel 'copy<float4>' cannot be called with these arguments
-#include "cuda/runtime.hpp"
+#include <cuda_runtime.h>
 
 template <class T>
 __global__ void copy(const T* in, T* out) {

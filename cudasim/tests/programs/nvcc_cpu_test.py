@@ -14,7 +14,7 @@ import tempfile
 import textwrap
 import unittest
 
-DRIVER = pathlib.Path(__file__).resolve().parents[2] / "nvcc-cpu"
+DRIVER = pathlib.Path(__file__).resolve().parents[2] / "nvcc-cpu"  # cudasim/nvcc-cpu
 LIBRARY = str(pathlib.Path(sys.argv[1]).resolve()) if len(sys.argv) > 1 else None
 FLAGS = sys.argv[2:]
 del sys.argv[1:]

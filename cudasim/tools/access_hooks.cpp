@@ -2,7 +2,7 @@
 // it (the names and signatures of LLVM's and GCC's tsan_interface.h): every load and store
 // calls __tsan_readN/__tsan_writeN first, every atomic operation is a call that must also do
 // the operation. Outside a launch with a tool on, a hook is one load and one branch.
-// This file itself is not instrumented. Symbols emitted by g++ 12 for the course's kernels:
+// This file itself is not instrumented. Symbols that g++ 12 emits for kernels:
 // `nm -u` on a cudasim_tu object lists them.
 #include <cstdint>
 
