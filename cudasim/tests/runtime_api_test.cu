@@ -253,7 +253,7 @@ TEST(Memcpy2D, CopiesAWindowOfAPitchedMatrix) {
   (void)cudaGetLastError();
   // "returns an error if dpitch or spitch exceeds the maximum allowed" (cudaDevAttrMaxPitch).
   int max_pitch = 0;
-  ANDREA_CUDA_CHECK(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, 0));
+  CHECK_CUDA(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, 0));
   const std::size_t too_wide = static_cast<std::size_t>(max_pitch) + 1;
   const cudaError_t huge = cudaMemcpy2D(d.get(), 4 * sizeof(int), host.data(), too_wide,
                                         4 * sizeof(int), 1, cudaMemcpyHostToDevice);
