@@ -22,6 +22,14 @@
 #include <string>
 
 namespace cudasim::gpu {
+// One name, two bodies: a program may link this header's functions compiled by nvcc (the real
+// runtime) and by g++ through the layer. The inline namespace gives each build's copy a name of
+// its own, so the linker never keeps one for both (C++'s one-definition rule).
+#if defined(__CUDACC__)
+inline namespace nvcc_build {
+#else
+inline namespace layer_build {
+#endif
 
 struct Presence {
   enum Kind { present, none, broken };
@@ -102,4 +110,5 @@ inline int exit_status_before_tests() {
   return device.exit_status();
 }
 
+}  // inline namespace
 }  // namespace cudasim::gpu
