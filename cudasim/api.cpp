@@ -82,6 +82,7 @@ void fail_launch(std::string detail, cudaError_t error) {
   t_pending = error;
 }
 void fail_to_launch(cudaError_t error, std::string detail) {
+  note_launch_failure(detail);
   g_unseen.note(error, detail);
   fail(error, std::move(detail));
 }

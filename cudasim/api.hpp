@@ -48,6 +48,8 @@ void fail_launch(std::string detail,  // a kernel failed while running
 /// cudaPeekAtLastError, cudaDeviceSynchronize); one it never asks about is printed on stderr
 /// when the program ends, so that a program that ignores errors does not fail without a word.
 void fail_to_launch(cudaError_t error, std::string detail);
+/// Keeps a failed launch's text for take_launch_tally() (launch.hpp).
+void note_launch_failure(const std::string& detail);
 }  // namespace detail
 
 }  // namespace cudasim

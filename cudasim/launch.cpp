@@ -97,6 +97,31 @@ Settings& settings() {
   return s;
 }
 
+// The order CUDASIM_ORDER gives, read once: by the first launch or thread_order(), unless
+// set_thread_order() came first. Called with s.m held.
+void choose_order(Settings& s) {
+  if (s.order_chosen) return;
+  s.order_chosen = true;
+  if (const char* env = std::getenv("CUDASIM_ORDER"); env != nullptr && *env != '\0') {
+    if (const auto order = parse_thread_order(env)) {
+      s.order = *order;
+    } else {
+      s.order_problem = std::string("CUDASIM_ORDER=") + env +
+                        " is not forward, reverse, random or random:<seed>";
+    }
+  }
+}
+
+struct Tally {
+  std::mutex m;
+  LaunchTally counts;
+};
+
+Tally& tally() {
+  static Tally t;
+  return t;
+}
+
 // CUDA's limits (compute capability 7.0 and later).
 std::string check_config(dim3 grid, dim3 block) {
   auto dims = [](const char* what, dim3 d) {
@@ -154,6 +179,7 @@ void set_thread_order(Order order, std::uint64_t seed) {
 
 ThreadOrder thread_order() {
   std::lock_guard lock(settings().m);
+  choose_order(settings());
   return settings().order;
 }
 
@@ -168,10 +194,27 @@ unsigned worker_threads() {
   return n != 0 ? n : std::max(std::thread::hardware_concurrency(), 1u);
 }
 
+LaunchTally take_launch_tally() {
+  Tally& t = tally();
+  std::lock_guard lock(t.m);
+  return std::exchange(t.counts, {});
+}
+
 namespace detail {
+
+void note_launch_failure(const std::string& detail) {
+  Tally& t = tally();
+  std::lock_guard lock(t.m);
+  if (t.counts.failures.size() < 16) t.counts.failures.push_back(detail);  // the first ones
+}
 
 void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args) {
   const dim3 grid = config.grid, block = config.block;
+  {
+    Tally& t = tally();
+    std::lock_guard lock(t.m);
+    ++t.counts.launches;
+  }
   if (Block::inside_kernel()) {
     fail_to_launch(cudaErrorNotSupported, "kernel '" + std::string(name) +
                                               "' launched from device code (dynamic parallelism)");
@@ -180,17 +223,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
   unsigned workers = worker_threads();
   Settings& s = settings();
   std::lock_guard lock(s.m);
-  if (!s.order_chosen) {  // the first launch reads CUDASIM_ORDER
-    s.order_chosen = true;
-    if (const char* env = std::getenv("CUDASIM_ORDER"); env != nullptr && *env != '\0') {
-      if (const auto order = parse_thread_order(env)) {
-        s.order = *order;
-      } else {
-        s.order_problem = std::string("CUDASIM_ORDER=") + env +
-                          " is not forward, reverse, random or random:<seed>";
-      }
-    }
-  }
+  choose_order(s);
   if (!s.order_problem.empty()) {
     fail_to_launch(cudaErrorInvalidValue, s.order_problem);
     return;

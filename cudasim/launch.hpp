@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cudasim/api.hpp"
 #include "cudasim/builtins.hpp"
@@ -27,7 +29,8 @@ struct ThreadOrder {
   std::uint64_t seed = 0;  // for Order::random; each block and round shuffles from it
 };
 
-/// Overrides CUDASIM_ORDER=forward|reverse|random[:seed], which the first launch reads.
+/// Overrides CUDASIM_ORDER=forward|reverse|random[:seed], which the first launch or
+/// thread_order() reads.
 void set_thread_order(Order order, std::uint64_t seed = 0);
 ThreadOrder thread_order();
 /// Parses the CUDASIM_ORDER syntax; nullopt if the text is not valid.
@@ -36,6 +39,17 @@ std::optional<ThreadOrder> parse_thread_order(std::string_view text);
 /// OS threads that run blocks (the launching thread is one of them). 0: hardware_concurrency.
 void set_worker_threads(unsigned count);
 unsigned worker_threads();
+
+/// What this process's launches did since the last call, which starts a new count: the
+/// kernels launched (every <<<...>>>, whatever became of it) and the error text of each launch
+/// that failed (a memcheck or racecheck report, a trap, a bad configuration). For a program that
+/// reports on the calls it serves, such as the course's piece runner (tests/remote/runner.cpp):
+/// the caller of a launch may have caught and dropped its error, the tally keeps it.
+struct LaunchTally {
+  std::uint64_t launches = 0;
+  std::vector<std::string> failures;
+};
+LaunchTally take_launch_tally();
 
 namespace detail {
 struct KernelCall {

@@ -181,7 +181,7 @@ TEST(VocabParallelLookup, SumOverRanksIsCombineBitForBitOnABatch) {
 
 #if !defined(ANDREA_BACKEND_CUDA)  // the backward pass is plain C++ (lesson 8's wte_backward)
 
-using reference::vocab_parallel_wte_backward;
+using backend::vocab_parallel_wte_backward;
 
 TEST(VocabParallelBackward, HandWorkedOwnedPositionsOnly) {
   const VocabShard s = vocab_shard(300, 1, 3);  // ids [128, 256)
@@ -223,7 +223,7 @@ TEST(VocabParallelBackward, IdsAtEveryRanksEdgesWriteOnlyTheirShard) {
     for (std::int64_t q = 0; q < n; ++q)
       dout(q, 0) = 1.0f + static_cast<float>(q), dout(q, 1) = -2.0f;
     Matrix expected(V, d);
-    reference::wte_backward(TokenIdBatch(ids.data(), 1, n), dout, expected);
+    backend::wte_backward(TokenIdBatch(ids.data(), 1, n), dout, expected);
     for (std::int64_t r = 0; r < p; ++r) {
       const VocabShard s = vocab_shard(V, r, p);
       Framed dwte(s.rows, d);
@@ -256,7 +256,7 @@ TEST(VocabParallelBackward, GatheredShardsAreTheOneProcessGradientBitForBit) {
   const std::int64_t d = andrea_120m.d_model;
   const Matrix& dout = init_table(Table::token, 2 * 1024, d, 7);  // any finite gradient
   Matrix expected(andrea_120m.vocab_size, d);
-  reference::wte_backward(ids, dout, expected);
+  backend::wte_backward(ids, dout, expected);
   for (std::int64_t p = 1; p <= 4; ++p) {
     Matrix gathered(padded_vocab_size(andrea_120m.vocab_size, p), d);
     for (std::int64_t r = 0; r < p; ++r) {

@@ -85,7 +85,7 @@ TEST(HiddenTraining, OneWholeStep) {
   for (const Batch& b : batches(draw)) {
     const float lr = static_cast<float>(draw.between(1, 100)) / 100.0f;
     Matrix wte = b.wte, wout = b.wout, expected_wte = b.wte, expected_wout = b.wout;
-#if defined(ANDREA_BACKEND_CUDA)
+#if defined(ANDREA_BACKEND_CUDA) || defined(ANDREA_BACKEND_REMOTE)  // (remote: in the runner)
     backend::DeviceTables tables(wte, wout, b.pairs, b.per_pair);
     const double loss = tables.sgns_step(b.centres, b.target_batch(), lr);
     tables.copy_to(wte, wout);

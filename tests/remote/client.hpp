@@ -1,0 +1,117 @@
+// The trusted side of a remote call: the test program (which links no student code) sends
+// each call of a piece to the piece runner, a program of its own built from the student's files
+// (tests/remote/runner.cpp), and turns the answer back into what the piece would have done in
+// place: the value it returned, the exception it threw, what it wrote into its outputs.
+//
+// The runner is started at the first call, from the program named by the environment variable
+// ANDREA_RUNNER (through ANDREA_RUNNER_LAUNCHER, the sandbox, when set), with an environment of
+// its own: no hidden seed, no grader's settings. A runner that dies, hangs past
+// ANDREA_RUNNER_TIMEOUT seconds (30), or answers what does not parse fails the call with a
+// RunnerError that says so, and a new runner serves the next call. Nothing the runner prints is
+// read: its output is kept (the last 4 KiB) to be quoted in that message.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "core/errors.hpp"
+#include "tests/remote/args.hpp"
+#include "tests/remote/wire.hpp"
+
+namespace andrea::remote {
+
+/// The runner failed a call: it ended, was killed, did not answer in time, or answered garbage.
+class RunnerError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A failed launch whose error was caught and dropped by the code that made it, or the error
+/// of a CUDA call the piece threw: the CPU layer's text (a memcheck or racecheck report).
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// This build's runner for the program: defined by the program (tests/support/main.cpp).
+extern const char* const kDefaultRunner;
+
+/// Sends one request to the runner and returns its answer (the bytes after the length).
+/// Throws RunnerError when it cannot be had.
+std::string exchange(std::string_view piece, const std::string& request);
+
+/// What a CUDA piece must have done: launched a kernel. Off for the C++ pieces.
+enum class Kernels { not_required, required };
+
+/// The CPU layer's thread order and worker threads of this program, which the runner sets
+/// before each call (cudasim::set_thread_order, set_worker_threads in the tests). Defined by
+/// the program's backend: tests/remote/settings_*.cpp.
+CallSettings settings();
+
+/// How a call ended, turned into what the piece would have done here: throws the exception it
+/// threw (InputError, or a std::runtime_error that names the type), a KernelError for a launch
+/// that failed, or the "no kernel" failure of a CUDA piece that computed on the host.
+void rethrow(std::string_view piece, const AnswerHead& head, Kernels kernels, bool wrote);
+
+template <class R, class... P>
+R call(std::string_view piece, Kernels kernels, P... args) {
+  Writer w;
+  w.number(kRequestMark);
+  w.text(piece);
+  const CallSettings s = settings();
+  w.number(s.order), w.number(s.seed), w.number(s.workers);
+  (Arg<P>::send(w, args), ...);
+  const std::string answer = exchange(piece, w.data());
+  // A call that wrote nothing and returned nothing may well launch nothing (no rows to zero).
+  std::string before;
+  if (kernels == Kernels::required) {
+    Writer outputs;
+    (Arg<P>::send(outputs, args), ...);
+    before = outputs.data();
+  }
+  try {
+    Reader r(answer);
+    AnswerHead head;
+    take(r, head);
+    if (head.outcome == Outcome::not_served) throw RunnerError(head.message);
+    std::conditional_t<std::is_void_v<R>, char, R> result{};
+    if constexpr (!std::is_void_v<R>) {
+      if (head.outcome == Outcome::returned) take(r, result);
+    }
+    (Arg<P>::receive(r, args), ...);
+    if (!r.done()) throw WireError("bytes after the end of the answer");
+    bool wrote = !std::is_void_v<R>;
+    if (kernels == Kernels::required && !wrote) {
+      Writer outputs;
+      (Arg<P>::send(outputs, args), ...);
+      wrote = outputs.data() != before;
+    }
+    rethrow(piece, head, kernels, wrote);
+    if constexpr (!std::is_void_v<R>) return result;
+  } catch (const WireError& e) {
+    throw RunnerError("the piece runner's answer to " + std::string(piece) +
+                      "() is not an answer (" + e.what() + "): the call fails");
+  }
+}
+
+/// A piece as the test bodies call it, backend::lookup(wte, ids, out): an object whose call
+/// operator has the parameters of the piece's own declaration (Sig, from its header), so that
+/// a test compiles against the remote backend exactly as against the others.
+template <std::size_t N>
+struct Name {
+  constexpr Name(const char (&s)[N]) { std::copy_n(s, N, text); }
+  char text[N];
+};
+template <Name name, Kernels kernels, class Sig>
+struct Piece;
+template <Name name, Kernels kernels, class R, class... P>
+struct Piece<name, kernels, R(P...)> {
+  R operator()(P... args) const { return call<R, P...>(name.text, kernels, args...); }
+};
+
+}  // namespace andrea::remote

@@ -1,0 +1,96 @@
+# The remote backend of a grade build (tests/remote/README.md), included by tests/CMakeLists.txt.
+# Variables of the caller read here: backend, library, ARG_ORDERS, ARG_DEFINES, ANDREA_<lesson>_*.
+
+# The trusted side: the client, one library per kind of runner settings (client.hpp).
+add_library(andrea_remote_client STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
+                                        ${CMAKE_CURRENT_LIST_DIR}/settings_none.cpp)
+target_link_libraries(andrea_remote_client PUBLIC andrea_core)
+if(TARGET cudasim)
+  add_library(andrea_remote_client_cudasim STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
+                                                  ${CMAKE_CURRENT_LIST_DIR}/settings_cudasim.cpp)
+  target_link_libraries(andrea_remote_client_cudasim PUBLIC andrea_core cudasim)
+endif()
+
+# andrea_remote_runner(<runner> <kernel library> <piece>...): the runner of these pieces on
+# one backend (runner.cpp, ANDREA_SERVES_<piece>), linking the student's pieces only.
+function(andrea_remote_runner runner kernel_library)
+  set(pieces ${ARGN})
+  set(libraries ${pieces})
+  list(TRANSFORM libraries PREPEND ${kernel_library}_)
+  add_executable(${runner} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/runner.cpp)
+  target_link_libraries(${runner} PRIVATE ${libraries} andrea_core)
+  if("training" IN_LIST pieces AND TARGET ${kernel_library}_device_tables)
+    target_link_libraries(${runner} PRIVATE ${kernel_library}_device_tables)
+  endif()
+  set(serves ${pieces})
+  list(TRANSFORM serves PREPEND ANDREA_SERVES_)
+  target_compile_definitions(${runner} PRIVATE ${ARG_DEFINES} ${serves})
+  add_dependencies(lesson_tests ${runner})
+endfunction()
+
+# _andrea_remote_client(<program> <runner>): what a trusted program of this backend links.
+# The runner is the environment's ANDREA_RUNNER, else <runner> of this build.
+function(_andrea_remote_client program runner)
+  target_compile_definitions(${program} PRIVATE ANDREA_BACKEND_REMOTE ${ARG_DEFINES}
+                                                ANDREA_RUNNER_DEFAULT="$<TARGET_FILE:${runner}>")
+  if(backend STREQUAL "cudasim")
+    target_link_libraries(${program} PRIVATE andrea_remote_client_cudasim)
+  else()
+    target_link_libraries(${program} PRIVATE andrea_remote_client)
+  endif()
+  if(backend STREQUAL "gpu")  # the GPU presence check (cudasim/gpu_presence.hpp)
+    target_link_libraries(${program} PRIVATE ${library}_device)
+  endif()
+endfunction()
+
+# andrea_grade_plan(<lesson> <program target> <runner target> <hidden> <orders> <slow>): one line
+# of grade_plan.jsonl, what the grader runs: the program, its runner, the thread orders (""
+# for none), the gtest filter of the slow tests (run once, without the tools).
+function(andrea_grade_plan lesson target runner hidden orders slow)
+  set(quoted)
+  foreach(order IN LISTS orders)
+    list(APPEND quoted "\"${order}\"")
+  endforeach()
+  list(JOIN quoted ", " quoted)
+  set_property(GLOBAL APPEND PROPERTY ANDREA_LESSON_TARGETS
+    "{\"lesson\": \"${lesson}\", \"backend\": \"${backend}\", \"target\": \"${target}\", \"program\": \"$<TARGET_FILE:${target}>\", \"runner_target\": \"${runner}\", \"runner\": \"$<TARGET_FILE:${runner}>\", \"hidden\": ${hidden}, \"orders\": [${quoted}], \"slow\": \"${slow}\"}")
+endfunction()
+
+# _andrea_graded_program(<lesson> <stem> <piece>...): the runner and the trusted program of a
+# lesson on one backend, and its tests for ctest (each run with its runner).
+function(_andrea_graded_program lesson stem)
+  set(pieces ${ARGN})
+  foreach(piece IN LISTS pieces)
+    if(NOT TARGET ${library}_${piece})  # a lesson folder that is not there
+      return()
+    endif()
+  endforeach()
+  set(runner runner_${lesson}_${backend})
+  andrea_remote_runner(${runner} ${library} ${pieces})
+  set(target test_${lesson}_${stem}_${backend})
+  add_executable(${target} ${stem}_test.cpp support/main.cpp)
+  target_link_libraries(${target} PRIVATE andrea_test_support)
+  _andrea_remote_client(${target} ${runner})
+  if(stem STREQUAL "training")  # the loop, corpus and vocabulary: the course's, not a lesson's
+    target_link_libraries(${target} PRIVATE andrea_training_loop)
+  endif()
+  add_dependencies(lesson_tests ${target})
+  set(orders "")
+  if(ARG_ORDERS)
+    set(orders ${ARG_ORDERS})
+  endif()
+  andrea_grade_plan(${lesson} ${target} ${runner} false "${orders}" "${ANDREA_${lesson}_SLOW_TESTS}")
+  # For ctest --preset grade (the grader runs the programs itself): each order, tools on.
+  if(ARG_ORDERS)
+    foreach(order IN LISTS ARG_ORDERS)
+      string(REPLACE ":" "-" order_name ${order})
+      gtest_discover_tests(${target} TEST_PREFIX "${lesson}-${backend}-${order_name}/"
+        PROPERTIES LABELS "${lesson}-${backend}" ENVIRONMENT "CUDASIM_ORDER=${order}"
+                   ENVIRONMENT_MODIFICATION "CUDASIM_TOOLS=set:racecheck,memcheck"
+                   TIMEOUT ${ANDREA_TEST_TIMEOUT})
+    endforeach()
+  else()
+    gtest_discover_tests(${target} TEST_PREFIX "${lesson}-${backend}/"
+      PROPERTIES LABELS "${lesson}-${backend}" SKIP_RETURN_CODE 77 TIMEOUT ${ANDREA_TEST_TIMEOUT})
+  endif()
+endfunction()

@@ -1,0 +1,237 @@
+// The piece runner: the student's pieces of one lesson (and of the lessons it needs) and a loop
+// that serves the calls of the trusted test program, which starts it (client.hpp). It holds no
+// test, no check, no golden file and no solution: what it answers is data, compared on the
+// trusted side. Built per lesson and backend from tests/CMakeLists.txt; ANDREA_SERVES_<piece>
+// names the pieces it links.
+//
+// Requests come on fd 3 and answers go out on fd 4, each as its length (8 bytes) and its bytes
+// (wire.hpp). What the pieces print goes to fds 1 and 2, which the trusted side keeps apart.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/errors.hpp"
+#include "tests/remote/serve.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/backward.hpp"
+#include "cuda/combine.hpp"
+#include "cuda/device_tables.hpp"
+#include "cuda/dot.hpp"
+#include "cuda/lookup.hpp"
+#include "cuda/norm.hpp"
+#include "cuda/params.hpp"
+#include "cuda/position.hpp"
+#include "cuda/rope.hpp"
+#include "cuda/sinusoidal.hpp"
+#include "cuda/training.hpp"
+#include "cuda/vocab_parallel.hpp"
+#else
+#include "reference/backward.hpp"
+#include "reference/combine.hpp"
+#include "reference/dot.hpp"
+#include "reference/lookup.hpp"
+#include "reference/norm.hpp"
+#include "reference/params.hpp"
+#include "reference/position.hpp"
+#include "reference/rope.hpp"
+#include "reference/sinusoidal.hpp"
+#include "reference/training.hpp"
+#include "reference/vocab_parallel.hpp"
+#endif
+#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
+#include "cudasim/launch.hpp"
+#endif
+
+namespace andrea::remote {
+namespace {
+
+#if defined(ANDREA_BACKEND_CUDA)
+namespace impl = ::andrea::cuda;
+#else
+namespace impl = ::andrea::reference;
+#endif
+
+using Handler = void (*)(Reader&, Writer&);
+
+#if defined(ANDREA_SERVES_training)
+// Lesson 9's whole step on tables held here between calls (tables.hpp).
+#if defined(ANDREA_BACKEND_CUDA)
+using StepTables = impl::DeviceTables;
+#else
+class StepTables {  // reference::sgns_step on host tables, as training's host runner does
+ public:
+  StepTables(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1)
+      : wte_(copy(wte)), wout_(copy(wout)), scratch_(wte.rows(), wte.cols(), max_pairs, k1) {}
+  double sgns_step(TokenIds centres, TokenIdBatch targets, float lr) {
+    return impl::sgns_step(wte_, wout_, centres, targets, lr, scratch_);
+  }
+  void copy_to(FloatView wte, FloatView wout) const {
+    for (auto [to, from] : {std::pair{wte, wte_.view()}, std::pair{wout, wout_.view()}}) {
+      if (to.rows() != from.rows() || to.cols() != from.cols()) {
+        throw InputError("copy_to: a table of shape (" + std::to_string(to.rows()) + ", " +
+                         std::to_string(to.cols()) + "), expected (" + std::to_string(from.rows()) +
+                         ", " + std::to_string(from.cols()) + ")");
+      }
+      std::copy(from.data(), from.data() + from.size(), to.data());
+    }
+  }
+
+ private:
+  static Matrix copy(ConstFloatView m) {
+    Matrix out(m.rows(), m.cols());
+    std::copy(m.data(), m.data() + m.size(), out.view().data());
+    return out;
+  }
+  Matrix wte_, wout_;
+  impl::TrainingScratch scratch_;
+};
+#endif
+
+std::map<std::uint64_t, std::unique_ptr<StepTables>>& tables() {
+  static std::map<std::uint64_t, std::unique_ptr<StepTables>> held;
+  return held;
+}
+StepTables& table(std::uint64_t handle) {
+  const auto found = tables().find(handle);
+  if (found == tables().end()) throw std::out_of_range("no tables with handle " + std::to_string(handle));
+  return *found->second;
+}
+std::uint64_t tables_new(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1) {
+  static std::uint64_t next = 0;
+  tables()[++next] = std::make_unique<StepTables>(wte, wout, max_pairs, k1);
+  return next;
+}
+double tables_step(std::uint64_t h, TokenIds centres, TokenIdBatch targets, float lr) {
+  return table(h).sgns_step(centres, targets, lr);
+}
+void tables_copy_to(std::uint64_t h, FloatView wte, FloatView wout) { table(h).copy_to(wte, wout); }
+void tables_delete(std::uint64_t h) { tables().erase(h); }
+#endif
+
+#define ANDREA_SERVE(name) {#name, [](Reader& in, Writer& out) { serve(&impl::name, in, out); }}
+
+const std::map<std::string, Handler>& handlers() {
+  static const std::map<std::string, Handler> served = {
+#if defined(ANDREA_SERVES_lookup)
+      ANDREA_SERVE(lookup),
+#endif
+#if defined(ANDREA_SERVES_norm)
+      ANDREA_SERVE(l2_norm), ANDREA_SERVE(row_norms),
+#endif
+#if defined(ANDREA_SERVES_dot)
+      ANDREA_SERVE(dot), ANDREA_SERVE(cosine_similarity), ANDREA_SERVE(cosine_matrix),
+#endif
+#if defined(ANDREA_SERVES_position)
+      ANDREA_SERVE(positions),
+#endif
+#if defined(ANDREA_SERVES_combine)
+      ANDREA_SERVE(combine), ANDREA_SERVE(combine_batch),
+#endif
+#if defined(ANDREA_SERVES_params)
+      ANDREA_SERVE(materialize),
+#endif
+#if defined(ANDREA_SERVES_sinusoidal)
+      ANDREA_SERVE(sinusoidal_table),
+#endif
+#if defined(ANDREA_SERVES_rope)
+      ANDREA_SERVE(rope),
+#endif
+#if defined(ANDREA_SERVES_backward)
+      ANDREA_SERVE(wte_backward), ANDREA_SERVE(wpe_backward), ANDREA_SERVE(embedding_backward),
+      ANDREA_SERVE(zero_rows),
+#if defined(ANDREA_BACKEND_CUDA)
+      ANDREA_SERVE(embedding_backward_atomic),
+#else
+      ANDREA_SERVE(sgd_step_rows),
+#endif
+#endif
+#if defined(ANDREA_SERVES_training)
+      ANDREA_SERVE(pair_scores), ANDREA_SERVE(score_gradients), ANDREA_SERVE(row_gradients),
+      {"tables.new", [](Reader& in, Writer& out) { serve(&tables_new, in, out); }},
+      {"tables.sgns_step", [](Reader& in, Writer& out) { serve(&tables_step, in, out); }},
+      {"tables.copy_to", [](Reader& in, Writer& out) { serve(&tables_copy_to, in, out); }},
+      {"tables.delete", [](Reader& in, Writer& out) { serve(&tables_delete, in, out); }},
+#endif
+#if defined(ANDREA_SERVES_vocab_parallel)
+      ANDREA_SERVE(vocab_parallel_lookup),
+#if !defined(ANDREA_BACKEND_CUDA)
+      ANDREA_SERVE(vocab_parallel_wte_backward),
+#endif
+#endif
+  };
+  return served;
+}
+
+/// Reads exactly `count` bytes from fd; false at the end of the input.
+bool read_all(int fd, void* data, std::size_t count) {
+  auto* p = static_cast<char*>(data);
+  while (count > 0) {
+    const ssize_t n = ::read(fd, p, count);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n, count -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool write_all(int fd, const char* p, std::size_t count) {
+  while (count > 0) {
+    const ssize_t n = ::write(fd, p, count);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n, count -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// One request: the piece's name, the settings, its arguments; the answer into `out`.
+void answer(const std::string& request, Writer& out) {
+  Reader in(request);
+  if (in.number<std::uint32_t>() != kRequestMark) throw WireError("a request without its marker");
+  const std::string piece = in.text();
+  CallSettings s;
+  s.order = in.number<std::uint8_t>(), s.seed = in.number<std::uint64_t>();
+  s.workers = in.number<std::uint32_t>();
+#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
+  cudasim::set_thread_order(static_cast<cudasim::Order>(s.order), s.seed);
+  cudasim::set_worker_threads(s.workers);
+#endif
+  const auto found = handlers().find(piece);
+  if (found == handlers().end()) {
+    put(out, AnswerHead{Outcome::not_served, "", "this runner has no piece " + piece + "()", 0, {}});
+    return;
+  }
+  found->second(in, out);
+}
+
+}  // namespace
+}  // namespace andrea::remote
+
+int main() {
+  using namespace andrea::remote;
+  if (::fcntl(3, F_GETFD) < 0 || ::fcntl(4, F_GETFD) < 0) {
+    std::fprintf(stderr, "the piece runner is started by a test program of a grade build, which "
+                         "speaks to it on fds 3 and 4: run python3 lessons/grade.py\n");
+    return 2;
+  }
+  for (;;) {
+    std::uint64_t length = 0;
+    if (!read_all(3, &length, 8)) return 0;  // the test program is done
+    if (length > kMaxMessage) return 3;
+    std::string request(length, '\0');
+    if (!read_all(3, request.data(), length)) return 3;
+    Writer out;
+    answer(request, out);
+    const std::uint64_t size = out.data().size();
+    if (!write_all(4, reinterpret_cast<const char*>(&size), 8) ||
+        !write_all(4, out.data().data(), size)) {
+      return 0;
+    }
+  }
+}
