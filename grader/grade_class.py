@@ -53,8 +53,9 @@ def configure(work: pathlib.Path, args) -> list:
     every test program run through the sandbox."""
     command = ["cmake", "-S", str(ROOT), "-B", str(work / "build"), "-DANDREA_GRADE=ON",
                f"-DANDREA_LESSONS_DIR={work / 'lessons'}", "-DANDREA_CUDA=OFF",
-               f"-DANDREA_TEST_LAUNCHER={sandbox.SCRIPT}",
                f"-DANDREA_TEST_TIMEOUT={args.test_timeout}"]
+    if os.access("/usr/bin/python3", os.X_OK):  # the sandbox's user may not reach another
+        command.append("-DPython3_EXECUTABLE=/usr/bin/python3")
     if args.hidden_seed is not None:
         command.append(f"-DANDREA_HIDDEN_SEED={args.hidden_seed}")
     return command
@@ -66,10 +67,9 @@ def prepare_base(work: pathlib.Path, args) -> str:
     for command in (configure(work, args),
                     ["cmake", "--build", str(work / "build"), "--target", "lesson_tests", "-j",
                      str(args.jobs)]):
-        # The build lists each program's tests by running it in the sandbox, whose /tmp is its
-        # own: a work folder under /tmp must stay visible there (sandbox.sh keeps its course).
+        # No student code yet: the stubs, and the course's test programs.
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              check=False, env={**os.environ, "ANDREA_SANDBOX_READ": str(work)})
+                              check=False)
         if done.returncode != 0:
             return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
     return ""
@@ -81,12 +81,15 @@ def keep_base(work: pathlib.Path) -> None:
     reuses the results of programs that did not change)."""
     shutil.copytree(work / "build", work / "base", symlinks=True)
     shutil.copytree(work / "lessons", work / "stubs", symlinks=True)
+    shutil.copy2(sandbox.SCRIPT, work / "sandbox.sh")  # reachable by nobody, wherever the course lies
 
 
 def grade_stubs(work: pathlib.Path, args) -> tuple:
     """Grades the stubs as they are: the steps of the course (the columns of the results), and
     "" or why the stubs do not score 0 (a course whose stubs earn points is broken)."""
+    sandbox.prepare(work / "build")
     stubs = run_grader(work, gradebook.Grade("(stubs)", "stubs"), args)
+    shutil.copy2(work / grading.CACHE, work / "stubs-results.json")  # what each submission starts from
     if stubs.reason:
         return [], f"grading the stubs failed: {stubs.reason}"
     if stubs.total:
@@ -98,16 +101,39 @@ def grade_stubs(work: pathlib.Path, args) -> tuple:
 
 def fresh_tree(work: pathlib.Path, files: dict) -> None:
     """work/build and work/lessons as the base left them, then the submission's exercise files
-    (newer than the base's objects: make compiles them, and only them)."""
+    (newer than the base's objects: make compiles them, and only them). The build's copy loses
+    what holds a solution (tests/hidden: the hidden tests' solution libraries), and the stubs'
+    results are the cache the submission starts from, kept where its processes cannot write."""
     for name in ("build", "lessons"):
         shutil.rmtree(work / name, ignore_errors=True)
     shutil.copytree(work / "base", work / "build", symlinks=True)
+    for built in (work / "build" / "tests" / "hidden").glob("*"):  # not its build files
+        if built.suffix == ".a" or built.name.startswith("test_"):
+            built.unlink()
     shutil.copytree(work / "stubs", work / "lessons", symlinks=True)
     now = time.time() + 1
     for exercise, text in files.items():
         path = work / "lessons" / exercise
         path.write_text(text, encoding="utf-8")
         os.utime(path, (now, now))
+    sandbox.prepare(work / "build")  # its compiler runs as nobody
+    shutil.copy2(work / "stubs-results.json", work / grading.CACHE)
+
+
+def hidden_paths(work: pathlib.Path, args) -> str:
+    """What no student process may see (sandbox.sh's ANDREA_SANDBOX_HIDE): the course's solutions,
+    its hidden tests, its own builds and history, the class's base build and cached results, the
+    other submissions and the results."""
+    # (tests/hidden's CMakeLists.txt stays: the build would see it change, and configure again)
+    paths = [*(p for p in (ROOT / "tests" / "hidden").glob("*") if p.name != "CMakeLists.txt"),
+             ROOT / "grader" / "release", ROOT / ".git",
+             *ROOT.glob("build*"), work / "base", work / "stubs-results.json", work / grading.CACHE,
+             pathlib.Path(args.submissions).resolve(), pathlib.Path(args.out).resolve()]
+    for lesson in grading.manifest():
+        for piece in lesson["pieces"]:
+            paths += [ROOT / "reference" / f"{piece}.cpp", ROOT / "cuda" / f"{piece}.cu"]
+        paths += [ROOT / "cuda" / f"{name}.cu" for name in lesson.get("further", [])]
+    return ":".join(str(path) for path in paths)
 
 
 def readable_in_sandbox(work: pathlib.Path) -> str:
@@ -125,10 +151,14 @@ class Stopped(Exception):
     """A submission stopped for its limits: the reason is the exception's text."""
 
 
-def limited_runner(work: pathlib.Path, args, scratch: pathlib.Path, deadline: float):
-    """The engine's runner for one submission: each command (cmake --build, ctest) runs with the
-    submission's memory limit and what is left of its wall time, its build folder watched."""
+def limited_runner(work: pathlib.Path, args, deadline: float):
+    """The engine's runner for one submission: each command runs with the submission's memory
+    limit and what is left of its wall time, its build folder watched. cmake --build compiles the
+    student's files: in the sandbox, only the build folder writable. A test program is the
+    course's (it links no student code): outside the sandbox, with the limits; the runner it
+    starts goes through the sandbox (ANDREA_RUNNER_LAUNCHER)."""
     base = sandbox.usage(work / "build")
+    hide = hidden_paths(work, args)
 
     def run(command: list) -> tuple:
         left = deadline - time.monotonic()
@@ -136,10 +166,11 @@ def limited_runner(work: pathlib.Path, args, scratch: pathlib.Path, deadline: fl
             raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
         limits = sandbox.Limits(wall_s=left, memory_bytes=args.memory, disk_bytes=args.disk_limit,
                                 disk_files=DISK_FILES)
-        done = sandbox.run(command, limits=limits, sandboxed=False,  # its test programs are sandboxed
-                           extra_env={"ANDREA_SANDBOX_OUTPUT": str(args.output_limit),
-                                      "ANDREA_SANDBOX_READ": str(work),
-                                      "ANDREA_SANDBOX_SCRATCH": str(scratch)},
+        compiling = command[0] == "cmake"
+        done = sandbox.run(command, limits=limits, sandboxed=compiling,
+                           writable=[work / "build"] if compiling else [],
+                           extra_env={"ANDREA_SANDBOX_READ": str(work), "ANDREA_SANDBOX_HIDE": hide,
+                                      "ANDREA_RUNNER_LAUNCHER": str(work / "sandbox.sh")},
                            watch=work / "build", watch_base=base)
         if done.disk:
             raise Stopped(f"its build {done.disk}, and was stopped")
@@ -150,23 +181,20 @@ def limited_runner(work: pathlib.Path, args, scratch: pathlib.Path, deadline: fl
 
 
 def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Grade:
-    """Grades work/build with the engine (it builds each lesson, then runs the tests through the
-    sandbox) under the submission's limits, and reads its results into grade."""
-    scratch = work / "scratch"  # the tests' copies of the goldens (a test killed leaves its own)
-    shutil.rmtree(scratch, ignore_errors=True)
-    scratch.mkdir()
+    """Grades work/build with the engine (it builds the submission's runners in the sandbox, then
+    runs the base build's test programs) under the submission's limits, and reads its results
+    into grade."""
     start = time.monotonic()
     try:
-        runner = limited_runner(work, args, scratch, start + args.submission_timeout)
-        result = grading.grade_build(work / "build", args.label, runner=runner)
+        runner = limited_runner(work, args, start + args.submission_timeout)
+        result = grading.grade_build(work / "build", args.label, runner=runner,
+                                     trusted=work / "base", cache_file=work / grading.CACHE)
         grade.steps = [gradebook.Step(**step) for step in result["steps"]]
         grade.report = result["report"]
     except Stopped as stopped:
         grade.reason = str(stopped)
     except (Exception, SystemExit) as error:  # one submission never stops the class
         grade.reason = f"the grader failed: {error}"
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
     grade.seconds = time.monotonic() - start
     return grade
 
@@ -230,11 +258,12 @@ def main() -> int:
         start = time.monotonic()
         print(f"building the course once, with the stubs, in {work} ...", flush=True)
         failed = prepare_base(work, args)
+        if not failed:
+            keep_base(work)
         steps, wrong = grade_stubs(work, args) if not failed else ([], "")
         if failed or wrong:
             print(failed or wrong, file=sys.stderr)
             return 2
-        keep_base(work)
         print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
         grades = []
         for number, submission in enumerate(class_, 1):

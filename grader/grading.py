@@ -28,7 +28,9 @@ that ends the program early (exit, abort, a signal), crashes or runs past its ti
 programs must come out of the run as they went in: if a test wrote into them, no points are given.
 """
 import collections
+import concurrent.futures
 import dataclasses
+import hashlib
 import functools
 import glob
 import json
@@ -43,7 +45,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 POINTS = {"cpu": 5, "cudasim": 5}  # the gpu column gives no points
 BACKENDS = ("cpu", "cudasim", "gpu")
 PER_COLUMN = 4  # failure lines shown per lesson and backend
-NAME = re.compile(r"^(L\d\d)-(cpu|cudasim|gpu)(?:-([\w:-]+))?/(.+)$")  # lesson-backend[-order]/test
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
 MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n\"]*")
 ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
@@ -132,13 +133,19 @@ def first_error(output: str, lessons_dir: pathlib.Path) -> str:
 
 
 @functools.cache
-def targets(build_dir: pathlib.Path) -> list:
-    """(lesson, backend, target, executable) of each lesson test program of the build, read once
-    (a class's submissions share one build folder and its list)."""
-    listing = build_dir / "lesson_targets.txt"
+def plan(build_dir: pathlib.Path) -> list:
+    """What the build grades, read once from its grade_plan.jsonl (tests/remote/remote.cmake):
+    one entry per test program, {lesson, backend, target, program, runner_target, runner,
+    hidden, orders, slow}. A class's submissions share one build folder and its plan."""
+    listing = build_dir / "grade_plan.jsonl"
     if not listing.exists():
         sys.exit(f"no {listing}: configure the grade build first (cmake --preset grade)")
-    return [tuple(line.split(" ", 3)) for line in listing.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in listing.read_text().splitlines() if line.strip()]
+
+
+def targets(build_dir: pathlib.Path) -> list:
+    """(lesson, backend, target, program) of each test program of the plan."""
+    return [(e["lesson"], e["backend"], e["target"], e["program"]) for e in plan(build_dir)]
 
 
 def gpu_present() -> bool:
@@ -165,27 +172,33 @@ def cmake_build(build_dir: pathlib.Path, names: list, runner=run_command) -> tup
     return runner(["cmake", "--build", str(build_dir), "--target", *names, "-j", jobs])
 
 
-def build(build_dir: pathlib.Path, label: str, runner=run_command) -> tuple:
-    """Builds the selected lesson test programs (the GPU column's only where a GPU is present:
-    elsewhere it would be skipped): all at once, and where that fails each on its own, to find
-    those that do not build. Returns the lessons' (lesson, backend) pairs and {(lesson,
+def build(build_dir: pathlib.Path, label: str, runner=run_command, trusted_built=False) -> tuple:
+    """Builds the selected lessons' runners and test programs (the GPU column's only where a GPU
+    is present: elsewhere it would be skipped): all at once, and where that fails each runner on
+    its own, to find those that do not build. Returns the lessons' (lesson, backend) pairs and {(lesson,
     backend): first error} for those that did not build."""
     lessons_dir = pathlib.Path(cache_value(build_dir, "ANDREA_LESSONS_DIR", str(ROOT / "lessons")))
     gpu = gpu_present()
-    entries = targets(build_dir)
-    pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
-    chosen = [entry for entry in entries if selected(label, entry[0], entry[1])
-              and (entry[1] != "gpu" or gpu)]
-    print(f"building {' '.join(sorted({f'{l}-{b}' for l, b, _, _ in chosen}))} ...",
+    entries = plan(build_dir)
+    pairs = [(e["lesson"], e["backend"]) for e in entries]
+    chosen = [e for e in entries if selected(label, e["lesson"], e["backend"])
+              and (e["backend"] != "gpu" or gpu)]
+    print(f"building {' '.join(sorted({e['lesson'] + '-' + e['backend'] for e in chosen}))} ...",
           file=sys.stderr, flush=True)
-    if not chosen or cmake_build(build_dir, [target for _, _, target, _ in chosen], runner)[0] == 0:
+    # The runners hold the student's code; the test programs, the course's (a class builds
+    # those once, before any submission: trusted_built).
+    names = sorted({e["runner_target"] for e in chosen}
+                   | (set() if trusted_built else {e["target"] for e in chosen}))
+    if not chosen or cmake_build(build_dir, names, runner)[0] == 0:
         return pairs, {}
     broken = {}
-    for lesson, backend, target, executable in chosen:
-        status, output = cmake_build(build_dir, [target], runner)
+    for e in chosen:
+        if (e["lesson"], e["backend"]) in broken:
+            continue
+        status, output = cmake_build(build_dir, [e["runner_target"]], runner)
         if status != 0:
-            broken.setdefault((lesson, backend), first_error(output, lessons_dir))
-            pathlib.Path(executable).unlink(missing_ok=True)  # never grade an old program
+            broken[(e["lesson"], e["backend"])] = first_error(output, lessons_dir)
+            pathlib.Path(e["runner"]).unlink(missing_ok=True)  # never grade an old runner
     return pairs, broken
 
 
@@ -212,36 +225,114 @@ def changed(before: dict, after: dict) -> list:
     return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
-def run_ctest(build_dir: pathlib.Path, pairs: list, runner=run_command) -> tuple:
-    """Runs the tests of these (lesson, backend) pairs; returns the JUnit file and {test name:
-    ctest's status when it failed}. The builds are done: the build-first fixtures of the grade
-    preset are left out (-FS)."""
-    junit = build_dir / "grade-junit.xml"
-    junit.unlink(missing_ok=True)
-    labels = "^(" + "|".join(f"{lesson}-{backend}" for lesson, backend in pairs) + ")$"
-    command = ["ctest", "--test-dir", str(build_dir), "--output-junit", str(junit), "-j2",
-               "-L", labels, "-FS", ".", "--test-output-size-passed", "4096",
-               "--test-output-size-failed", "65536"]
-    _, output = runner(command)
-    if not junit.exists():
-        sys.exit(f"ctest wrote no results in {build_dir}: configure it first (cmake --preset grade)")
-    # "  12 - L02-cudasim-forward/Norm.Golden (SEGFAULT)"
-    statuses = dict(re.findall(r"^\s*\d+ - (\S+) \((.+)\)\s*$", output, re.MULTILINE))
-    return junit, statuses
+def runs_of(build_dir: pathlib.Path, entry: dict) -> list:
+    """The runs of one test program: [(order, environment, gtest filter)]. On the CPU layer, one
+    per thread order with racecheck and memcheck on (the hidden tests: their own seeded order);
+    a lesson's slow tests once, in the first order, without the tools (not under sanitize)."""
+    orders = entry["orders"] or [""]
+    slow = entry["slow"]
+    hidden = {"ANDREA_HIDDEN_SEED": cache_value(build_dir, "ANDREA_HIDDEN_SEED")} if entry["hidden"] else {}
+    runs = []
+    for order in orders:
+        env = {**hidden, "CUDASIM_ORDER": order, "CUDASIM_TOOLS": "racecheck,memcheck"} if order else hidden
+        runs.append(("hidden" if entry["hidden"] else order.replace(":", "-"), env,
+                     f"-{slow}" if slow else "*"))
+    if slow and cache_value(build_dir, "ANDREA_SANITIZE", "OFF").upper() not in ("ON", "1", "TRUE"):
+        env = {"CUDASIM_ORDER": orders[0]} if orders[0] else {}
+        runs.append((orders[0].replace(":", "-"), env, slow))
+    return runs
+
+
+def listed(program: str, gtest_filter: str) -> list:
+    """The tests a program holds under a filter ("Suite.Test"), from the program itself: a test
+    program of a grade build holds no student code, so the list is the course's."""
+    done = subprocess.run([program, "--gtest_list_tests", f"--gtest_filter={gtest_filter}"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=False,
+                          env={**os.environ, "ANDREA_HIDDEN_SEED": "0"})
+    tests, suite = [], ""
+    for line in done.stdout.splitlines():
+        name = line.split("#")[0].rstrip()
+        if not name:
+            continue
+        if not line.startswith(" "):
+            suite = name
+        else:
+            tests.append(suite + name.strip())
+    return tests
+
+
+def run_program(build_dir: pathlib.Path, program: str, entry: dict, run: tuple, runner) -> tuple:
+    """Runs one program once: (order, {test: (status, reason)}). Every test of its list that
+    the run's XML file does not report failed (the program stopped before it)."""
+    order, env, gtest_filter = run
+    xml = build_dir / "grade-xml" / f"{entry['target']}-{order or 'run'}.xml"
+    xml.parent.mkdir(exist_ok=True)
+    xml.unlink(missing_ok=True)
+    timeout = cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60")
+    variables = {**env, "ANDREA_RUNNER": entry["runner"],
+                 "ANDREA_RUNNER_TIMEOUT": str(max(5, int(timeout) // 2))}
+    command = ["env", *[f"{k}={v}" for k, v in variables.items()], program,
+               f"--gtest_filter={gtest_filter}", f"--gtest_output=xml:{xml}"]
+    status, output = runner(command)
+    results = read_xml(xml, timeout)
+    for test in listed(program, gtest_filter):
+        if test not in results:
+            results[test] = ("fail", "did not run: the test program stopped before it "
+                             f"(exit status {status}): {output.strip().splitlines()[-1:] or ''}")
+    return order, results
+
+
+def read_xml(xml: pathlib.Path, timeout: str) -> dict:
+    """{test: (status, reason)} from googletest's XML report, written by the test program (never
+    by the runner): pass, skipped (with googletest's message) or fail (with why)."""
+    results = {}
+    try:
+        root = ET.parse(xml).getroot()
+    except (OSError, ET.ParseError):
+        return results
+    for case in root.iter("testcase"):
+        test = f"{case.get('classname', '')}.{case.get('name', '')}"
+        failures = case.findall("failure")
+        skipped = case.find("skipped")
+        if failures:
+            output = "\n".join("Failure\n" + (f.get("message") or "") for f in failures)
+            results[test] = ("fail", failure_reason("Failed", output, timeout))
+        elif skipped is not None or case.get("result") == "skipped":
+            results[test] = ("skipped", skipped.get("message", "") if skipped is not None else "")
+        else:
+            results[test] = ("pass", "")
+    return results
+
+
+def run_tests(build_dir: pathlib.Path, pairs: list, runner, trusted: pathlib.Path) -> dict:
+    """Runs the test programs of these (lesson, backend) pairs, two at a time: results[lesson]
+    [backend][test] = [(order, status, reason)]. The programs are those of `trusted` (a class's
+    base build, which no submission writes), the runners those of build_dir."""
+    work = []
+    for entry in plan(build_dir):
+        if (entry["lesson"], entry["backend"]) in pairs:
+            program = str(trusted / pathlib.Path(entry["program"]).relative_to(build_dir))
+            work += [(program, entry, run) for run in runs_of(build_dir, entry)]
+    results = no_results()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        done = pool.map(lambda job: (job[1], run_program(build_dir, *job, runner)), work)
+        for entry, (order, tests) in done:
+            for test, (status, reason) in tests.items():
+                results[entry["lesson"]][entry["backend"]][test].append((order, status, reason))
+    return results
 
 
 CACHE = "grade-results.json"  # in the build folder: the last results of each lesson and backend
 
 
-def inputs(build_dir: pathlib.Path, lesson: str, backend: str, entries: list) -> list:
-    """What the results of a lesson's tests on one backend depend on: its test programs, the
-    lists of their tests, the course's programs they run (apps/andrea-*: lesson 10's
-    andrea-embed-parallel), the goldens and the configuration (size and time of each file)."""
+def inputs(build_dir: pathlib.Path, lesson: str, backend: str, trusted: pathlib.Path) -> list:
+    """What the results of a lesson's tests on one backend depend on: its test programs (size and
+    time), its runner (by its hash: a runner is rebuilt from the student's files), the goldens
+    and the configuration."""
     source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
-    files = [pathlib.Path(e) for l, b, _, e in entries if (l, b) == (lesson, backend)]
-    files += [t for p in list(files) for t in sorted(p.parent.glob(f"{p.name}*_tests.cmake"))]
-    files += sorted(build_dir.glob("apps/andrea-*")) + sorted((source / "golden").rglob("*"))
-    files.append(build_dir / "CMakeCache.txt")
+    entries = [e for e in plan(build_dir) if (e["lesson"], e["backend"]) == (lesson, backend)]
+    files = [trusted / pathlib.Path(e["program"]).relative_to(build_dir) for e in entries]
+    files += sorted((source / "golden").rglob("*")) + [build_dir / "CMakeCache.txt"]
     signature = []
     for path in files:
         try:
@@ -249,39 +340,46 @@ def inputs(build_dir: pathlib.Path, lesson: str, backend: str, entries: list) ->
             signature.append([str(path), stat.st_size, stat.st_mtime_ns])
         except OSError:
             signature.append([str(path), None, None])
+    for runner in sorted({e["runner"] for e in entries}):
+        try:
+            signature.append([runner, hashlib.sha256(pathlib.Path(runner).read_bytes()).hexdigest()])
+        except OSError:
+            signature.append([runner, None])
     return signature
 
 
-def load_cache(build_dir: pathlib.Path) -> dict:
+def load_cache(path: pathlib.Path) -> dict:
     try:
-        return json.loads((build_dir / CACHE).read_text())
+        return json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
 
 
-def save_cache(build_dir: pathlib.Path, cache: dict) -> None:
-    temporary = build_dir / (CACHE + ".tmp")
+def save_cache(path: pathlib.Path, cache: dict) -> None:
+    temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(cache) + "\n")
-    os.replace(temporary, build_dir / CACHE)
+    os.replace(temporary, path)
 
 
 def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str, rerun: bool,
-                 runner=run_command) -> tuple:
+                 runner=run_command, trusted: pathlib.Path = None,
+                 cache_file: pathlib.Path = None) -> tuple:
     """results[lesson][backend][test] = [(order, status, reason)] of the selected lessons and
     backends, and the files the tests changed (tampered: no points). The tests of a pair whose
-    programs and goldens are as they were at its last grading are not run again: their results
-    are the cache's (in a class, each submission reuses the stubs' results of the lessons it
-    left alone)."""
-    entries = targets(build_dir)
+    programs, runner and goldens are as they were at its last grading are not run again: their
+    results are the cache's (in a class, each submission reuses the stubs' results of the
+    lessons it left alone; the class keeps that cache where no submission can write)."""
+    trusted = trusted or build_dir
+    cache_file = cache_file or build_dir / CACHE
     gpu = gpu_present()
-    cache = {} if rerun else load_cache(build_dir)
+    cache = {} if rerun else load_cache(cache_file)
     todo, reused, signatures = [], {}, {}
     for lesson, backend in sorted(set(pairs)):
         if (not selected(label, lesson, backend) or (lesson, backend) in broken
                 or (backend == "gpu" and not gpu)):
             continue
         key = f"{lesson}-{backend}"
-        signatures[key] = inputs(build_dir, lesson, backend, entries)
+        signatures[key] = inputs(build_dir, lesson, backend, trusted)
         if cache.get(key, {}).get("inputs") == signatures[key]:
             reused[(lesson, backend)] = cache[key]["results"]
         else:
@@ -292,12 +390,11 @@ def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str,
     results, tampered = no_results(), []
     if todo:
         before = protected(build_dir)
-        junit, statuses = run_ctest(build_dir, todo, runner)
+        results = run_tests(build_dir, todo, runner, trusted)
         tampered = changed(before, protected(build_dir))
-        results = read_results(junit, statuses, cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60"))
     for (lesson, backend), tests in reused.items():
         results[lesson][backend] = {test: [tuple(run) for run in runs] for test, runs in tests.items()}
-    fresh = load_cache(build_dir)
+    fresh = load_cache(cache_file)
     for lesson, backend in todo:
         key = f"{lesson}-{backend}"
         if tampered:  # never keep the results of a run whose tests wrote into the goldens
@@ -306,7 +403,7 @@ def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str,
             fresh[key] = {"inputs": signatures[key], "results": results[lesson][backend]}
     for pair in broken:  # not built: nothing of it is kept
         fresh.pop(f"{pair[0]}-{pair[1]}", None)
-    save_cache(build_dir, fresh)
+    save_cache(cache_file, fresh)
     return results, tampered
 
 
@@ -407,27 +504,6 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
 
 def no_results() -> dict:
     return collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
-
-
-def read_results(junit: pathlib.Path, statuses: dict, timeout: str) -> dict:
-    """results[lesson][backend][test] = [(order, status, reason)], one per thread order."""
-    results = no_results()
-    for case in ET.parse(junit).getroot().iter("testcase"):
-        name = case.get("name", "")
-        match = NAME.match(name)
-        if not match:
-            continue
-        lesson, backend, order, test = match.groups()
-        output = case.findtext("system-out") or ""
-        skipped = case.find("skipped")
-        if skipped is not None or case.get("status") == "notrun":
-            status, reason = "skipped", (skipped.get("message", "") if skipped is not None else "")
-        elif case.find("failure") is not None or case.get("status") == "fail":
-            status, reason = "fail", failure_reason(statuses.get(name, "Failed"), output, timeout)
-        else:
-            status, reason = "pass", ""
-        results[lesson][backend][test].append((order or "", status, reason))
-    return results
 
 
 def column(step: Step, results: dict, broken: dict) -> tuple:
@@ -554,25 +630,29 @@ def step_title(step: Step, names: dict) -> str:
 
 
 def grade_build(build_dir: pathlib.Path, label: str = "", rerun: bool = False,
-                no_build: bool = False, runner=run_command) -> dict:
-    """Builds (unless no_build) the selected lesson test programs of a grade build, runs their
-    tests and grades them: {"steps": [...], "report": text}. runner runs each command (cmake
-    --build, ctest): run_command, or the class grader's, with a submission's limits."""
+                no_build: bool = False, runner=run_command, trusted: pathlib.Path = None,
+                cache_file: pathlib.Path = None) -> dict:
+    """Builds (unless no_build) the selected lessons' runners and test programs of a grade build,
+    runs their tests and grades them: {"steps": [...], "report": text}. runner runs each command
+    (cmake --build, a test program): run_command, or the class grader's, with a submission's
+    limits. trusted: the build whose test programs are run (a class's base build, built before
+    any submission; its programs are then not built again); cache_file: where the results of
+    each lesson and backend are kept between gradings (build_dir/grade-results.json)."""
     if no_build:
-        entries = targets(build_dir)
-        pairs = [(lesson, backend) for lesson, backend, _, _ in entries]
-        broken = {(lesson, backend): "not built (grade without --no-build to see why)"
-                  for lesson, backend, _, executable in entries
-                  if not pathlib.Path(executable).exists()}
+        entries = plan(build_dir)
+        pairs = [(e["lesson"], e["backend"]) for e in entries]
+        broken = {(e["lesson"], e["backend"]): "not built (grade without --no-build to see why)"
+                  for e in entries if not pathlib.Path(e["runner"]).exists()}
     else:
-        pairs, broken = build(build_dir, label, runner)
-    results, tampered = test_results(build_dir, pairs, broken, label, rerun, runner)
+        pairs, broken = build(build_dir, label, runner, trusted_built=trusted is not None)
+    results, tampered = test_results(build_dir, pairs, broken, label, rerun, runner, trusted,
+                                     cache_file)
     return grade(pairs, broken, results, label, tampered)
 
 
 def unknown_label(build_dir: pathlib.Path, label: str) -> str:
     """"" when -L label picks a step of the build, else what to say."""
-    if label and (build_dir / "lesson_targets.txt").exists() and not any(
+    if label and (build_dir / "grade_plan.jsonl").exists() and not any(
             selected(label, lesson, backend) for lesson, backend, _, _ in targets(build_dir)):
         return (f"-L {label} matches no lesson's step; the labels are LNN, LNN-cpu, LNN-cudasim, "
                 "LNN-gpu (lessons/lessons.json)")
