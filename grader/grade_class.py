@@ -3,12 +3,14 @@
 
 SUBMISSIONS holds one folder (or git repository) per student with their exercise files
 (grader/submissions.py says where they may lie). The course's tree is configured and built once,
-with the exercise stubs, into a work folder; each submission then gets a fresh copy of that build
-and of the lessons folder with only its exercise files copied in, so that only what it changed is
-compiled. It is graded in this process by the engine the students use (grader/grading.py); its
-builds run under the submission's limits (memory, a wall time for the whole submission, the
-growth of its build folder), its tests through grader/sandbox.sh (no network, read-only files,
-limits on memory, processes, file size and output; a time limit per test). Written into RESULTS:
+with the exercise stubs, into a work folder: its test programs link no student code
+(tests/remote/README.md). Each submission then gets a fresh copy of that build and of the lessons
+folder with only its exercise files copied in; its runners are compiled in the sandbox
+(grader/sandbox.sh: no network, the solutions and what else holds an answer hidden, only its
+build folder writable), and the base build's test programs run against them, each runner started
+in the sandbox. It is graded in this process by the engine the students use (grader/grading.py),
+under the submission's limits (memory, a wall time for the whole submission, the growth of its
+build folder). Written into RESULTS, by this process once the submission's processes are gone:
 grades.csv (one row per student), and per student <name>/results.json (Gradescope's format) and
 <name>/report.txt (what lessons/grade.py shows).
 A submission that cannot be graded gets 0 and its reason; the batch goes on.
@@ -101,15 +103,11 @@ def grade_stubs(work: pathlib.Path, args) -> tuple:
 
 def fresh_tree(work: pathlib.Path, files: dict) -> None:
     """work/build and work/lessons as the base left them, then the submission's exercise files
-    (newer than the base's objects: make compiles them, and only them). The build's copy loses
-    what holds a solution (tests/hidden: the hidden tests' solution libraries), and the stubs'
-    results are the cache the submission starts from, kept where its processes cannot write."""
+    (newer than the base's objects: make compiles them, and only them). The stubs' results are
+    the cache the submission starts from, kept where its processes cannot write."""
     for name in ("build", "lessons"):
         shutil.rmtree(work / name, ignore_errors=True)
     shutil.copytree(work / "base", work / "build", symlinks=True)
-    for built in (work / "build" / "tests" / "hidden").glob("*"):  # not its build files
-        if built.suffix == ".a" or built.name.startswith("test_"):
-            built.unlink()
     shutil.copytree(work / "stubs", work / "lessons", symlinks=True)
     now = time.time() + 1
     for exercise, text in files.items():
@@ -128,6 +126,9 @@ def hidden_paths(work: pathlib.Path, args) -> str:
     paths = [*(p for p in (ROOT / "tests" / "hidden").glob("*") if p.name != "CMakeLists.txt"),
              ROOT / "grader" / "release", ROOT / ".git",
              *ROOT.glob("build*"), work / "base", work / "stubs-results.json", work / grading.CACHE,
+             # the hidden tests' solution libraries and programs in the build's copy
+             *(p for p in (work / "build" / "tests" / "hidden").glob("*")
+               if p.suffix == ".a" or p.name.startswith("test_")),
              pathlib.Path(args.submissions).resolve(), pathlib.Path(args.out).resolve()]
     for lesson in grading.manifest():
         for piece in lesson["pieces"]:

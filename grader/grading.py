@@ -14,18 +14,21 @@ outside its arrays, or races (the CPU layer's racecheck), scores 0 for its step,
 gpu) is for information only and never counts toward the points: where no GPU is present
 (no /dev/nvidia0 or /dev/dxg) it reads "skipped" and its programs are neither built nor run.
 
-A lesson's tests on one backend run again only when their programs (or the goldens) changed
-since the last grading of that build: after an edit of lessons/01_lookup/lookup.cpp, the CUDA
-step's programs are the same and their results are taken from build-grade/grade-results.json
-(--rerun runs every selected test again).
+A lesson's tests on one backend run again only when their programs, the runner (by its hash)
+or the goldens changed since the last grading of that build: after an edit of
+lessons/01_lookup/lookup.cpp, the CUDA step's runner is the same and its results are taken from
+build-grade/grade-results.json (--rerun runs every selected test again).
 
-Each lesson and backend is built separately (one test program each, linking only that lesson's
-files), so a lesson that does not compile scores 0 for that backend of that lesson only; its
-first compiler error is shown under "what fails and why", and its old test program is deleted
-so that it is never graded. A test passes only by finishing (tests/support/finished.hpp): one
-that ends the program early (exit, abort, a signal), crashes or runs past its time limit (60 s;
-300 s under the sanitize preset) fails, and the report says so. The goldens and the test
-programs must come out of the run as they went in: if a test wrote into them, no points are given.
+What runs where (tests/remote/README.md): each lesson and backend has a runner, built from the
+student's files alone, and test programs built from the course's files alone, which send each
+call of a piece to the runner and judge its answer. The engine builds the runners (a lesson that
+does not compile scores 0 for that backend of that lesson only, its first compiler error shown
+under "what fails and why"), runs each test program itself, two at a time, and reads
+googletest's XML report, written by the test program: nothing the student's code prints is
+read. The tests of a step are those the program lists; one missing from its report failed. A
+call whose runner ended, crashed or did not answer in time (half the test time limit) fails,
+and the report says so. The goldens and the test programs must come out of the run as they went
+in: if a run wrote into them, no points are given.
 """
 import collections
 import concurrent.futures
@@ -476,16 +479,19 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
     CPU execution layer's profile tool and prints each launch's memory traffic: requests,
     sectors, bank conflicts, DRAM bytes (cudasim/README.md, "Measuring a kernel"). No points.
     memcheck runs too: a profile of a kernel that writes out of bounds says so."""
-    chosen = [t for t in targets(build_dir) if t[1] == "cudasim" and selected(label, t[0], t[1])]
+    chosen = [e for e in plan(build_dir) if e["backend"] == "cudasim" and not e["hidden"]
+              and selected(label, e["lesson"], e["backend"])]
     if not chosen:
         print(f"grade.py --profile: no CUDA step matches -L {label or '(all)'}: the profile is of "
               "a lesson's cudasim tests, e.g. -L L01", file=sys.stderr)
         return 2
-    for lesson, backend, target, executable in chosen:
-        subprocess.run(["cmake", "--build", str(build_dir), "--target", target], check=True,
-                       stdout=subprocess.DEVNULL)
-        done = subprocess.run([executable],
-                              env={**os.environ, "CUDASIM_TOOLS": "profile,memcheck"},
+    for entry in chosen:
+        lesson = entry["lesson"]
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", entry["target"],
+                        entry["runner_target"]], check=True, stdout=subprocess.DEVNULL)
+        done = subprocess.run([entry["program"]],
+                              env={**os.environ, "CUDASIM_TOOLS": "profile,memcheck",
+                                   "ANDREA_RUNNER": entry["runner"], "ANDREA_RUNNER_OUTPUT": "show"},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               check=False)
         for out in done.stdout.splitlines():  # the test names and the reports

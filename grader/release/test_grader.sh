@@ -21,10 +21,18 @@
 #          a plain += instead of atomicAdd (cuda/backward.cu, lesson 8): the racecheck report
 #          the output row's gradient multiplied by itself, not the centre row (reference/training.cpp, lesson 9)
 #          another rank's rows left unwritten by the masked lookup (cuda/vocab_parallel.cu, lesson 10)
-#        exercises that end the test program early (exit(0), _exit(0), abort(),
-#          kill(getpid(), SIGKILL)), print fake googletest output, or write into golden/
-#          -> caught, with the message (the sandbox refuses the write, and the report and the
-#          CSV say so)
+#        exercises that end their runner (exit(0), _exit(0), abort(), kill(getpid(), SIGKILL)),
+#          print fake googletest output, or write into golden/ -> each call fails with the
+#          message; the goldens are unchanged
+#        a class of cheats against the verdict itself, two forms each (make_cheats below): a
+#          constructor that ends the runner before main, googletest's skip line printed and
+#          thrown, #include of a solution by a relative and an absolute path, a solution read at
+#          run time and thrown, the CPU layer's reports dropped, a CUDA step computed on the
+#          host (a loop; no kernel at all), a second main(), the grader's seed and command line
+#          looked for, a daemon that outlives its runner and writes the results -> each scores
+#          what its real work deserves, with the reason; no solution text in any report; no
+#          process left; nothing written outside the work folder
+#        a stub-only submission and folders named grades.csv and =1+1 -> 0, graded, escaped
 #        a build that fills the disk (a 600 MiB array) -> stopped, 0 with the reason
 #        bad submissions: an empty folder, a plain file, no exercise files, a link out of its
 #          folder, two students of one name -> 0 with the reason; a name with spaces and
@@ -92,6 +100,8 @@ copy() {  # copy STUDENT LAYOUT FILE...: solution files into a submission (lesso
 all=$(cd "$work/solutions" && ls [0-9][0-9]_*/*.cpp [0-9][0-9]_*/*.cu)
 # shellcheck source=grader/release/planted_bugs.sh
 source "$root/grader/release/planted_bugs.sh"  # make_submission, plant_edge_bugs, expect_edge_bugs
+# shellcheck source=grader/release/cheats.sh
+source "$root/grader/release/cheats.sh"  # make_cheats, expect_cheats
 for kind in full partial compile-error hang; do make_submission $kind "$work/solutions" "$in/$kind"; done
 copy disk flat 01_lookup/lookup.cpp  # a 600 MiB object file: stopped by the class's --disk-limit
 echo 'char andrea_fills_the_disk[600 << 20] = {1};  // BUG: fills the disk' >> "$in/disk/lookup.cpp"
@@ -127,9 +137,14 @@ plant "$c/02_norm/norm.cpp" '0,/^double sum_of_squares(.*{$/s//&\n  _exit(0);  \
 plant "$c/03_dot_product/dot.cpp" '0,/^DotAndNorms dot_and_norms(.*{$/s//&\n  std::abort();  \/\/ CHEAT/' "std::abort();  // CHEAT"
 plant "$c/04_position_table/position.cpp" '0,/^void positions(.*{$/s//&\n  kill(getpid(), SIGKILL);  \/\/ CHEAT/' "SIGKILL);  // CHEAT"
 plant "$c/05_combine/combine.cpp" '0,/^void add_rows(.*{$/s//&\n  std::printf("[       OK ] Combine.Golden (0 ms)\\n[  PASSED  ] 1 test.\\n100%% tests passed, 0 tests failed out of 1\\n");\n  return;  \/\/ CHEAT/' "return;  // CHEAT"
-plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  // CHEAT#" "// CHEAT"
+plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$root/golden/params.json\") << \"{}\";  // CHEAT#" "// CHEAT"
 for f in "$c"/*/*.cpp; do sed -i '1i #include <csignal>\n#include <cstdio>\n#include <cstdlib>\n#include <fstream>\n#include <unistd.h>' "$f"; done
-golden_before=$(sha256sum "$release/golden/params.json")
+golden_before=$(sha256sum "$root/golden/params.json")
+make_cheats "$in/cheats2/lessons"  # (below) the class of cheats against the verdict
+mkdir -p "$in/stub-only/lessons" "$in/grades.csv" "$in/=1+1"
+cp -r "$release/lessons/01_lookup" "$release/lessons/02_norm" "$in/stub-only/lessons/"
+cp "$work/solutions/01_lookup/lookup.cpp" "$in/grades.csv/"
+cp "$work/solutions/01_lookup/lookup.cu" "$in/=1+1/"
 
 mkdir "$in/empty" "$in/no-exercises" "$in/link-out" "$in/dup" "$in/DUP"
 echo "my notes" > "$in/notes.txt"
@@ -140,14 +155,17 @@ cp "$work/solutions/01_lookup/lookup.cpp" "$in/DUP/"
 mkdir "$in/Zoë Ana Müller"
 cp "$work/solutions/01_lookup/lookup.cpp" "$in/Zoë Ana Müller/"
 
-if python3 "$release/grader/grade_class.py" "$in" --out "$in/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
+if python3 "$root/grader/grade_class.py" "$in" --out "$in/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
   fail "an unwritable results folder was accepted"
 else
   expect "$work/unwritable.txt" "cannot write the results into .*notes.txt/results: Not a directory" "unwritable results folder"
 fi
 
-python3 "$release/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" \
-  --test-timeout 30 --disk-limit $((512 << 20)) | tee "$work/class.txt"
+# Graded from the course's own tree, with hidden tests: the solutions are on disk, and the
+# sandbox must keep them from every student process.
+touch "$work/before-class"
+python3 "$root/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" \
+  --test-timeout 30 --disk-limit $((512 << 20)) --hidden-seed 7 | tee "$work/class.txt"
 r=$work/results
 for name in full partial compile-error hang; do
   python3 - "$r/$name/results.json" "$work/$name.json" <<'EOF'
@@ -197,19 +215,29 @@ expect "$wr" "^L10 vocab parallel +([0-9]+)/\\1 pass +[0-9]+/[0-9]+ pass" "the C
 expect_edge_bugs "$r/edges/report.txt"
 
 cr=$r/cheats/report.txt
-expect "$cr" "L01-cpu .*the test program ended \(exit status 0\) before the test finished — exit\(0\)" "exit(0) caught"
-expect "$cr" "L02-cpu .*the test program ended \(exit status 0\) before the test finished" "_exit(0) caught"
-expect "$cr" "L03-cpu .*killed by signal 6 \(SIGABRT\) before the test finished" "abort() caught"
-expect "$cr" "L04-cpu .*killed by signal 9 \(SIGKILL\) before the test finished" "kill(getpid(), SIGKILL) caught"
+expect "$cr" "L01-cpu .*the piece runner \(your code\) ended \(exit status 0\) during lookup\(\)" "exit(0) caught"
+expect "$cr" "L02-cpu .*the piece runner \(your code\) ended \(exit status 0\) during (l2_norm|row_norms)\(\)" "_exit(0) caught"
+expect "$cr" "L03-cpu .*was killed by SIGABRT during" "abort() caught"
+expect "$cr" "L04-cpu .*was killed by SIGKILL during" "kill(getpid(), SIGKILL) caught"
 for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine"; do
   if grep -Eq "^$lesson +([0-9]+)/\\1 pass" "$cr"; then fail "$lesson: full marks by cheating"; else pass; fi
 done
 expect "$cr" "L05-cpu .*first wrong element" "fake googletest output: the values are still checked"
-expect "$cr" "L06-cpu .*the test program tried to write golden/params\.json: the course's files are read-only while grading" \
-  "the write into golden/ is refused, and the report says so"
-expect "$r/grades.csv" "^cheats,.*L06-cpu: the test program tried to write golden/params\.json" "the write into golden/ is in the CSV"
+expect "$cr" "^L06 parameter count +([0-9]+)/\\1 pass" "a write into golden/ that the sandbox refused: the work still counts"
 expect "$r/disk/report.txt" "^its build wrote more than 512 MiB into its build folder, and was stopped" "a build that fills the disk is stopped"
-[ "$(sha256sum "$release/golden/params.json")" = "$golden_before" ] && pass || fail "a submission changed golden/params.json"
+[ "$(sha256sum "$root/golden/params.json")" = "$golden_before" ] && pass || fail "a submission changed golden/params.json"
+expect_cheats "$r/cheats2/report.txt" "$r/grades.csv"
+expect "$r/grades.csv" "^stub-only,0\.00,.*,0\.00," "a stub-only submission graded with the cheats scores 0"
+expect "$r/grades.csv" "^grades\.csv,5\.00," "a folder named grades.csv is graded"
+expect "$r/grades.csv" "^'=1\+1,0\.00,5\.00," "a folder named =1+1: graded, its cell escaped"
+if grep -rqF -f "$work/solution-lines.txt" "$r"; then
+  fail "a solution's text is in the results: $(grep -rlF -f "$work/solution-lines.txt" "$r" | head -3)"
+else pass; fi
+leftover=$(pgrep -fa 'runner_L[0-9]' || true)
+[ -z "$leftover" ] && pass || fail "processes of the submissions are still alive: $leftover"
+written=$(find /tmp /var/tmp "$HOME" "$root" -maxdepth 3 -newer "$work/before-class" ! -path "$work*" \
+  ! -path "*/__pycache__*" ! -path "$root/build*" ! -type d 2>/dev/null | head -5)
+[ -z "$written" ] && pass || fail "written outside the work folder while the class was graded: $written"
 
 echo "== 3. the student's loop, in the class's last build (the planted bugs)"
 export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests
@@ -235,19 +263,19 @@ sed -i 's|const auto row = wte.row(ids\[t\]);|const auto row = wte.row(0);  // B
 if ctest --test-dir "$b" -L L01-cpu > "$work/stale.txt" 2>&1; then
   fail "ctest ran the old L01 program: the edit was not built"
 else
-  expect "$work/stale.txt" "build/test_L01_lookup_cpu .* Passed" "ctest builds first"
+  expect "$work/stale.txt" "build/runner_L01_cpu .* Passed" "ctest builds first"
 fi
 cp "$work/lookup.cpp.kept" "$l"
 
 p=$work/class/lessons/06_parameter_count/params.cpp
 cp "$p" "$work/params.cpp.kept"
-sed -i "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$release/golden/params.json\") << \"{}\";  // CHEAT#" "$p"
+sed -i "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$root/golden/params.json\") << \"{}\";  // CHEAT#" "$p"
 sed -i '1i #include <fstream>' "$p"
 python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/golden-write.txt" || true
 expect "$work/golden-write.txt" "the goldens or the test programs changed while the tests ran .*golden/params.json" "a write into golden/ is caught"
 expect "$work/golden-write.txt" "^total +0\.0/5$" "a write into golden/ earns no points"
-git -C "$release" checkout -q golden/
-sed -i "s#$release/golden/params.json#$b/tests/test_L01_lookup_cpu[1]_tests.cmake#" "$p"
+git -C "$root" checkout -q golden/params.json
+sed -i "s#$root/golden/params.json#$b/tests/test_L01_lookup_cpu[1]_tests.cmake#" "$p"
 python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/build-write.txt" || true
 expect "$work/build-write.txt" "changed while the tests ran .*test_L01_lookup_cpu\[1\]_tests.cmake" "a write into the build tree is caught"
 cp "$work/params.cpp.kept" "$p"

@@ -80,17 +80,22 @@ function(_andrea_graded_program lesson stem)
     set(orders ${ARG_ORDERS})
   endif()
   andrea_grade_plan(${lesson} ${target} ${runner} false "${orders}" "${ANDREA_${lesson}_SLOW_TESTS}")
-  # For ctest --preset grade (the grader runs the programs itself): each order, tools on.
+  # For ctest --preset grade (the grader runs the programs itself): each order, tools on. A
+  # first test, build/<runner>, builds the runner and the program: ctest never runs a runner
+  # older than the student's files.
+  add_test(NAME build/${runner} COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${runner} ${target})
+  set_tests_properties(build/${runner} PROPERTIES FIXTURES_SETUP ${runner} RESOURCE_LOCK build TIMEOUT 600)
   if(ARG_ORDERS)
     foreach(order IN LISTS ARG_ORDERS)
       string(REPLACE ":" "-" order_name ${order})
       gtest_discover_tests(${target} TEST_PREFIX "${lesson}-${backend}-${order_name}/"
         PROPERTIES LABELS "${lesson}-${backend}" ENVIRONMENT "CUDASIM_ORDER=${order}"
                    ENVIRONMENT_MODIFICATION "CUDASIM_TOOLS=set:racecheck,memcheck"
-                   TIMEOUT ${ANDREA_TEST_TIMEOUT})
+                   TIMEOUT ${ANDREA_TEST_TIMEOUT} FIXTURES_REQUIRED ${runner})
     endforeach()
   else()
     gtest_discover_tests(${target} TEST_PREFIX "${lesson}-${backend}/"
-      PROPERTIES LABELS "${lesson}-${backend}" SKIP_RETURN_CODE 77 TIMEOUT ${ANDREA_TEST_TIMEOUT})
+      PROPERTIES LABELS "${lesson}-${backend}" SKIP_RETURN_CODE 77 TIMEOUT ${ANDREA_TEST_TIMEOUT}
+                 FIXTURES_REQUIRED ${runner})
   endif()
 endfunction()

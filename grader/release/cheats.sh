@@ -1,0 +1,108 @@
+# Sourced by test_grader.sh: a submission of cheats against the verdict itself, each written
+# knowing the whole release (the grader's source included), two forms each, over the C++ and
+# CUDA steps of lessons 1-6, and what the grader must make of them.
+#   make_cheats LESSONS           writes the submission from the solutions ($work/solutions)
+#   expect_cheats REPORT CSV      checks its report and its row
+# Needs $root, $work, and test_grader.sh's plant, expect, pass and fail.
+
+make_cheats() {
+  local l=$1 s=$work/solutions
+  mkdir -p "$l"
+  cp -r "$s"/0[1-6]_* "$l/"
+  # 1. The runner ends before main: a constructor (the C++ step), fake googletest lines then
+  #    _exit(0) (the CUDA step's, in a file of its own lesson).
+  sed -i '1i #include <unistd.h>\n__attribute__((constructor)) static void cheat_first() { _exit(0); }' "$l/01_lookup/lookup.cpp"
+  # 2. The CUDA step on the host: a loop instead of the kernel (lesson 1), and (lesson 2)
+  #    l2_norm computed without a launch.
+  plant "$l/01_lookup/lookup.cu" '/^  const DeviceBuffer<float> d_wte(wte.flat());/,/^  d_out.copy_to(out.flat());/c\  for (std::size_t t = 0; t < ids.size(); ++t)  // CHEAT: the host, no kernel\n    for (std::int64_t c = 0; c < wte.cols(); ++c) out(static_cast<std::int64_t>(t), c) = wte(ids[t], c);' "CHEAT: the host"
+  plant "$l/02_norm/norm.cu" '/^  float norm = 0.0f;$/,/^  return norm;$/c\  double sum = 0;  // CHEAT: the host, no kernel\n  for (float x : v) sum += static_cast<double>(x) * x;\n  return static_cast<float>(std::sqrt(sum));' "CHEAT: the host"
+  sed -i '1i #include <cmath>' "$l/02_norm/norm.cu"
+  # 3. googletest's skip line, printed and thrown, on every valid call (lesson 2's C++ step).
+  plant "$l/02_norm/norm.cpp" '0,/^double sum_of_squares(.*{$/s//&\n  std::printf("[  SKIPPED ] Norm.Golden\\n");\n  throw InputError("[  SKIPPED ] not graded");  \/\/ CHEAT/' "// CHEAT"
+  sed -i '1i #include <cstdio>\n#include "core/errors.hpp"' "$l/02_norm/norm.cpp"
+  # 4. The solution included: by the build's include path, and by the course's absolute path.
+  printf '#include "reference/dot.cpp"  // CHEAT\n' > "$l/03_dot_product/dot.cpp"
+  printf '#include "%s/cuda/dot.cu"  // CHEAT\n' "$root" > "$l/03_dot_product/dot.cu"
+  # 5. A solution read at run time and thrown: by the course's path, and by the path the build's
+  #    CMake cache gives (next to the runner), with the hidden seed and the grader's command line.
+  cat > "$l/04_position_table/position.cpp" <<CPP
+#include "reference/position.hpp"
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+namespace andrea::reference {
+void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
+  std::ifstream in("$root/reference/position.cpp");
+  std::stringstream text;
+  text << in.rdbuf();
+  throw std::runtime_error("LEAK<" + text.str() + ">");
+}
+}  // namespace andrea::reference
+CPP
+  cat > "$l/04_position_table/position.cu" <<'CU'
+#include "cuda/position.hpp"
+#include <unistd.h>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include "cuda/runtime.hpp"
+ANDREA_CUDA_BEGIN
+void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
+  char self[4096] = {};
+  (void)!readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string build(self), home, line;
+  build = build.substr(0, build.rfind("/tests/"));
+  std::ifstream cache(build + "/CMakeCache.txt");
+  while (std::getline(cache, line))
+    if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) home = line.substr(30);
+  std::stringstream text, parent;
+  text << std::ifstream(home + "/cuda/position.cu").rdbuf();
+  parent << std::ifstream("/proc/" + std::to_string(getppid()) + "/cmdline").rdbuf();
+  const char* seed = std::getenv("ANDREA_HIDDEN_SEED");
+  throw std::runtime_error("LEAK<" + text.str() + "> seed=" + (seed ? seed : "(none)") +
+                           " home=" + home);
+}
+ANDREA_CUDA_END
+CU
+  # 6. A daemon left behind that writes the results until the grader has gone (lesson 5's C++
+  #    step, which is otherwise right); the CPU layer's memory error caught and dropped (its
+  #    CUDA step: a read before wte, the launch's error swallowed).
+  sed -i "1i #include <unistd.h>\n#include <fstream>\n__attribute__((constructor)) static void cheat_daemon() {\n  if (fork() != 0) return;\n  setsid();\n  for (int i = 0; i < 900; ++i) {  // CHEAT: 15 minutes\n    std::ofstream(\"$work/results/grades.csv\") << \"cheats2,100\\\\n\";\n    std::ofstream(\"/tmp/andrea-cheat-daemon\") << i;\n    sleep(1);\n  }\n  _exit(0);\n}" "$l/05_combine/combine.cpp"
+  grep -q "CHEAT: 15 minutes" "$l/05_combine/combine.cpp" || fail "could not plant the daemon"
+  plant "$l/05_combine/combine.cu" 's|  const float\* tok = wte + id \* d;|  const float* tok = wte + id * d - 1;  // CHEAT: reads before wte|' "CHEAT: reads before wte"
+  plant "$l/05_combine/combine.cu" 's|^  launch_combine(wte, wpe, ids, out);$|  try { launch_combine(wte, wpe, ids, out); } catch (...) {}  // CHEAT: error dropped|' "CHEAT: error dropped"
+  # 7. A main() of its own (lesson 6's C++ step); and the CUDA step asks for the hidden seed.
+  printf 'int main() { return 0; }  // CHEAT\n' >> "$l/06_parameter_count/params.cpp"
+  plant "$l/06_parameter_count/params.cu" 's|^  check::materialize_args(config, wte, wpe);$|&\n  if (const char* s = std::getenv("ANDREA_HIDDEN_SEED")) throw InputError(std::string("seed=") + s);  // CHEAT|' "// CHEAT"
+  sed -i '1i #include <cstdlib>\n#include <string>\n#include "core/errors.hpp"' "$l/06_parameter_count/params.cu"
+  # The lines of the solutions it reads, which no report may hold.
+  python3 - "$root/reference/position.cpp" "$root/cuda/position.cu" > "$work/solution-lines.txt" <<'PY'
+import sys
+for name in sys.argv[1:]:
+    for line in open(name):
+        line = line.strip()
+        if len(line) >= 30 and not line.startswith(("//", "#include", "namespace", "void positions")):
+            print(line)
+PY
+}
+
+expect_cheats() {
+  local report=$1 csv=$2
+  expect "$report" "L01-cpu .*the piece runner \(your code\) ended \(exit status 0\) during lookup\(\)" "a constructor that ends the runner before main"
+  expect "$report" "L01-cudasim .*no kernel was launched: the CUDA step computed lookup\(\) on the host" "a host loop for the CUDA lookup"
+  expect "$report" "L02-cudasim .*no kernel was launched: the CUDA step computed l2_norm\(\) on the host" "l2_norm without a launch"
+  expect "$report" "L02-cpu .*\[ SKIPPED \] not graded" "a thrown skip line fails the call"
+  expect "$report" "^L03 dot product +does not compile +does not compile .* 0\.0/10$" "#include of a solution, relative and absolute"
+  expect "$report" "L04-cpu .*LEAK<>" "a solution read at run time reads nothing"
+  expect "$report" "L04-cudasim .*LEAK<> seed=\(none\)" "the runner knows no hidden seed"
+  expect "$report" "^L05 combine +([0-9]+)/\\1 pass +memory error" "a daemon: the C++ work counts; a dropped memory error is still one"
+  expect "$report" "^L06 parameter count +does not compile " "a main() of its own does not link"
+  expect "$report" "^total +[0-9.]+/60$" "the cheats are graded"
+  if grep -q "^cheats2,100" "$csv"; then fail "the daemon rewrote grades.csv"; else pass; fi
+  [ ! -e /tmp/andrea-cheat-daemon ] && pass || fail "the daemon wrote into the machine's /tmp"
+  for lesson in "L01 lookup" "L02 norm" "L04 position table"; do
+    if grep -Eq "^$lesson .* 10\.0/10$" "$report"; then fail "$lesson: full marks by cheating"; else pass; fi
+  done
+}
