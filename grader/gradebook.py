@@ -45,7 +45,8 @@ def write_atomically(path: pathlib.Path, text: str) -> None:
     """Writes text to path through a temporary file and a rename: never half a file."""
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+        # A folder name that is not UTF-8 (Python's surrogate escapes) is kept, byte for byte.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
             out.write(text)
         os.replace(temporary, path)
     except BaseException:

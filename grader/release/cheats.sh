@@ -77,6 +77,10 @@ CU
   printf 'int main() { return 0; }  // CHEAT\n' >> "$l/06_parameter_count/params.cpp"
   plant "$l/06_parameter_count/params.cu" 's|^  check::materialize_args(config, wte, wpe);$|&\n  if (const char* s = std::getenv("ANDREA_HIDDEN_SEED")) throw InputError(std::string("seed=") + s);  // CHEAT|' "// CHEAT"
   sed -i '1i #include <cstdlib>\n#include <string>\n#include "core/errors.hpp"' "$l/06_parameter_count/params.cu"
+  # 8. A lookup that knows the public tests' inputs (fake_lookup.cpp), in a submission of its
+  #    own: the public tests pass, the hidden ones do not.
+  mkdir -p "$l/../../fake-lookup"
+  cp "$root/grader/release/fake_lookup.cpp" "$l/../../fake-lookup/lookup.cpp"
   # The lines of the solutions it reads, which no report may hold.
   python3 - "$root/reference/position.cpp" "$root/cuda/position.cu" > "$work/solution-lines.txt" <<'PY'
 import sys
@@ -102,6 +106,9 @@ expect_cheats() {
   expect "$report" "^total +[0-9.]+/60$" "the cheats are graded"
   if grep -q "^cheats2,100" "$csv"; then fail "the daemon rewrote grades.csv"; else pass; fi
   [ ! -e /tmp/andrea-cheat-daemon ] && pass || fail "the daemon wrote into the machine's /tmp"
+  local fake=${report%/cheats2/report.txt}/fake-lookup/report.txt
+  expect "$fake" "^L01 lookup +[0-9]+/[0-9]+ pass .* [0-4]\.[0-9]/10$" "a lookup that knows the public inputs: under 5 points"
+  expect "$fake" "L01-cpu HiddenLookup\..*the course's solution gives .*seed 7 \(ANDREA_HIDDEN_SEED=7" "the hidden tests name the element and the seed"
   for lesson in "L01 lookup" "L02 norm" "L04 position table"; do
     if grep -Eq "^$lesson .* 10\.0/10$" "$report"; then fail "$lesson: full marks by cheating"; else pass; fi
   done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The class's gradebook with hostile folder names (ctest grader/gradebook, label core-cpu):
-a folder named like the gradebook gets a results folder of its own, and a name a spreadsheet
-would run as a formula is written as text."""
+a folder named like the gradebook gets a results folder of its own, a name a spreadsheet would
+run as a formula is written as text, and any name (a newline, "..", bytes that are not UTF-8)
+gets a safe id and keeps its row, byte for byte."""
 import pathlib
 import sys
 import tempfile
@@ -38,6 +39,35 @@ class HostileNames(unittest.TestCase):
         self.assertEqual(rows[3], "'@SUM(A1),0.00,0.00,")
         self.assertEqual(rows[4], "'+cmd,0.00,0.00,")
         self.assertEqual(rows[5], "ana-maria,0.00,0.00,")
+
+    def test_any_folder_name_gets_a_safe_id_and_its_row(self):
+        names = ["../x", "a\nb", "=cmd", "caf\udce9", ".."]  # \udce9: the byte 0xE9, not UTF-8
+        with tempfile.TemporaryDirectory() as folder:
+            made = []
+            for name in names[:4]:
+                try:
+                    path = pathlib.Path(folder) / pathlib.Path(name).name
+                    path.mkdir()
+                    (path / "lookup.cpp").write_text("// mine\n")
+                    made.append(path.name)
+                except OSError:  # a file system that refuses the name: nothing to grade
+                    pass
+            class_ = submissions.collect(pathlib.Path(folder), ["01_lookup/lookup.cpp"])
+            self.assertEqual(sorted(s.name for s in class_), sorted(made))
+            for s in class_:
+                self.assertRegex(s.slug, r"^[A-Za-z0-9._-]+$")
+            out = pathlib.Path(folder) / "results"
+            out.mkdir()
+            grades = [gradebook.Grade(s.name, s.slug) for s in class_]
+            for grade in grades:
+                gradebook.write_student(out, grade, [("L01-cpu", 5.0)])
+            gradebook.write_atomically(out / "grades.csv", gradebook.csv_text(grades, [("L01-cpu", 5.0)]))
+            text = (out / "grades.csv").read_bytes()
+            self.assertIn(b"caf\xe9,", text)  # the name as it was, byte for byte
+            self.assertIn(b"'=cmd,", text)
+            self.assertIn(b'"a\nb",', text)  # quoted by the CSV writer: one cell
+            self.assertEqual(sorted(p.name for p in out.iterdir() if p.is_dir()),
+                             sorted(s.slug for s in class_))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-// A lookup that cheats, for the self-test of the hidden tests (fake_lookup_test.sh): it knows
+// A lookup that cheats, for the grader's self-test (cheats.sh, as a submission): it knows
 // the public tests' inputs (the golden files' ids, the hand-worked ones, the example sequence,
 // the awkward ids), answers those, and writes zeros for any other input. It passes every public
 // test of lesson 1, as a function that returns the goldens' values would, and must fail the
