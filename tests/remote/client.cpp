@@ -16,6 +16,9 @@
 #include <vector>
 
 extern char** environ;
+// This program's runner in the build that made it: a file of one line per program
+// (tests/remote/remote.cmake).
+extern const char* const andrea_remote_default_runner;
 
 namespace andrea::remote {
 namespace {
@@ -98,7 +101,7 @@ class Process {
 
   void start() {
     const char* runner = std::getenv("ANDREA_RUNNER");
-    if (runner == nullptr || *runner == '\0') runner = kDefaultRunner;  // this build's
+    if (runner == nullptr || *runner == '\0') runner = andrea_remote_default_runner;
     std::vector<std::string> words;
     if (const char* launcher = std::getenv("ANDREA_RUNNER_LAUNCHER"); launcher != nullptr && *launcher) {
       std::istringstream split(launcher);

@@ -38,9 +38,6 @@ class KernelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// This build's runner for the program: defined by the program (tests/support/main.cpp).
-extern const char* const kDefaultRunner;
-
 /// Sends one request to the runner and returns its answer (the bytes after the length).
 /// Throws RunnerError when it cannot be had.
 std::string exchange(std::string_view piece, const std::string& request);

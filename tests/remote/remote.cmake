@@ -29,10 +29,13 @@ function(andrea_remote_runner runner kernel_library)
 endfunction()
 
 # _andrea_remote_client(<program> <runner>): what a trusted program of this backend links.
-# The runner is the environment's ANDREA_RUNNER, else <runner> of this build.
+# The runner is the environment's ANDREA_RUNNER, else <runner> of this build (a file of one
+# line, made here: client.hpp's kDefaultRunner).
 function(_andrea_remote_client program runner)
-  target_compile_definitions(${program} PRIVATE ANDREA_BACKEND_REMOTE ${ARG_DEFINES}
-                                                ANDREA_RUNNER_DEFAULT="$<TARGET_FILE:${runner}>")
+  target_compile_definitions(${program} PRIVATE ANDREA_BACKEND_REMOTE ${ARG_DEFINES})
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${program}_runner.cpp CONTENT
+       "extern const char* const andrea_remote_default_runner = \"$<TARGET_FILE:${runner}>\";\n")
+  target_sources(${program} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${program}_runner.cpp)
   if(backend STREQUAL "cudasim")
     target_link_libraries(${program} PRIVATE andrea_remote_client_cudasim)
   else()

@@ -15,12 +15,6 @@
 #include "cudasim/gpu_presence.hpp"  // presence_in_test: CUDASIM_FAKE_DEVICE_COUNT
 #endif
 
-#if defined(ANDREA_BACKEND_REMOTE)
-#include "tests/remote/client.hpp"
-// The runner of this lesson and backend that this build made (tests/remote/remote.cmake).
-const char* const andrea::remote::kDefaultRunner = ANDREA_RUNNER_DEFAULT;
-#endif
-
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
