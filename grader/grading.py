@@ -42,6 +42,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -136,19 +137,19 @@ def first_error(output: str, lessons_dir: pathlib.Path) -> str:
 
 
 @functools.cache
-def plan(build_dir: pathlib.Path) -> list:
-    """What the build grades, read once from its grade_plan.jsonl (tests/remote/remote.cmake):
-    one entry per test program, {lesson, backend, target, program, runner_target, runner,
-    hidden, orders, slow}. A class's submissions share one build folder and its plan."""
-    listing = build_dir / "grade_plan.jsonl"
+def plan(build_dir: pathlib.Path, trusted: pathlib.Path = None) -> list:
+    """What the build grades, read once from grade_plan.jsonl (tests/remote/remote.cmake): one
+    entry per test program, {lesson, backend, target, program, runner_target, runner, hidden,
+    orders, slow}. Read from the trusted build (in a class, the base build: the submission's copy
+    is written by its compiler), whose test programs are run; the runners are build_dir's."""
+    trusted = trusted or build_dir
+    listing = trusted / "grade_plan.jsonl"
     if not listing.exists():
         sys.exit(f"no {listing}: configure the grade build first (cmake --preset grade)")
-    return [json.loads(line) for line in listing.read_text().splitlines() if line.strip()]
-
-
-def targets(build_dir: pathlib.Path) -> list:
-    """(lesson, backend, target, program) of each test program of the plan."""
-    return [(e["lesson"], e["backend"], e["target"], e["program"]) for e in plan(build_dir)]
+    entries = [json.loads(line) for line in listing.read_text().splitlines() if line.strip()]
+    for e in entries:
+        e["program"] = str(trusted / pathlib.Path(e["program"]).relative_to(build_dir))
+    return entries
 
 
 def gpu_present() -> bool:
@@ -175,23 +176,24 @@ def cmake_build(build_dir: pathlib.Path, names: list, runner=run_command) -> tup
     return runner(["cmake", "--build", str(build_dir), "--target", *names, "-j", jobs])
 
 
-def build(build_dir: pathlib.Path, label: str, runner=run_command, trusted_built=False) -> tuple:
+def build(build_dir: pathlib.Path, label: str, runner=run_command, trusted: pathlib.Path = None) -> tuple:
     """Builds the selected lessons' runners and test programs (the GPU column's only where a GPU
     is present: elsewhere it would be skipped): all at once, and where that fails each runner on
-    its own, to find those that do not build. Returns the lessons' (lesson, backend) pairs and {(lesson,
-    backend): first error} for those that did not build."""
+    its own, to find those that do not build. A class's test programs are its base build's
+    (trusted), built before any submission: then only the runners are built. Returns the
+    lessons' (lesson, backend) pairs and {(lesson, backend): first error} for those that did not
+    build."""
     lessons_dir = pathlib.Path(cache_value(build_dir, "ANDREA_LESSONS_DIR", str(ROOT / "lessons")))
     gpu = gpu_present()
-    entries = plan(build_dir)
+    entries = plan(build_dir, trusted)
     pairs = [(e["lesson"], e["backend"]) for e in entries]
     chosen = [e for e in entries if selected(label, e["lesson"], e["backend"])
               and (e["backend"] != "gpu" or gpu)]
     print(f"building {' '.join(sorted({e['lesson'] + '-' + e['backend'] for e in chosen}))} ...",
           file=sys.stderr, flush=True)
-    # The runners hold the student's code; the test programs, the course's (a class builds
-    # those once, before any submission: trusted_built).
+    # The runners hold the student's code; the test programs, the course's.
     names = sorted({e["runner_target"] for e in chosen}
-                   | (set() if trusted_built else {e["target"] for e in chosen}))
+                   | (set() if trusted else {e["target"] for e in chosen}))
     if not chosen or cmake_build(build_dir, names, runner)[0] == 0:
         return pairs, {}
     broken = {}
@@ -205,14 +207,14 @@ def build(build_dir: pathlib.Path, label: str, runner=run_command, trusted_built
     return pairs, broken
 
 
-def protected(build_dir: pathlib.Path) -> dict:
+def protected(build_dir: pathlib.Path, trusted: pathlib.Path) -> dict:
     """{file: (size, mtime, ctime)} of what the tests must leave as it is: the goldens, the test
     programs and ctest's lists of their tests. (A write changes the ctime, which no program can
     set back.)"""
-    source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
+    source = pathlib.Path(cache_value(trusted, "CMAKE_HOME_DIRECTORY", str(ROOT)))
     files = [p for p in (source / "golden").rglob("*") if p.is_file()]
-    for _, _, _, executable in targets(build_dir):
-        program = pathlib.Path(executable)
+    for entry in plan(build_dir, trusted):
+        program = pathlib.Path(entry["program"])
         files += [program, *program.parent.glob(f"{program.name}*_tests.cmake")]
     signature = {}
     for path in files:
@@ -228,19 +230,19 @@ def changed(before: dict, after: dict) -> list:
     return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
-def runs_of(build_dir: pathlib.Path, entry: dict) -> list:
+def runs_of(trusted: pathlib.Path, entry: dict) -> list:
     """The runs of one test program: [(order, environment, gtest filter)]. On the CPU layer, one
     per thread order with racecheck and memcheck on (the hidden tests: their own seeded order);
     a lesson's slow tests once, in the first order, without the tools (not under sanitize)."""
     orders = entry["orders"] or [""]
     slow = entry["slow"]
-    hidden = {"ANDREA_HIDDEN_SEED": cache_value(build_dir, "ANDREA_HIDDEN_SEED")} if entry["hidden"] else {}
+    hidden = {"ANDREA_HIDDEN_SEED": cache_value(trusted, "ANDREA_HIDDEN_SEED")} if entry["hidden"] else {}
     runs = []
     for order in orders:
         env = {**hidden, "CUDASIM_ORDER": order, "CUDASIM_TOOLS": "racecheck,memcheck"} if order else hidden
         runs.append(("hidden" if entry["hidden"] else order.replace(":", "-"), env,
                      f"-{slow}" if slow else "*"))
-    if slow and cache_value(build_dir, "ANDREA_SANITIZE", "OFF").upper() not in ("ON", "1", "TRUE"):
+    if slow and cache_value(trusted, "ANDREA_SANITIZE", "OFF").upper() not in ("ON", "1", "TRUE"):
         env = {"CUDASIM_ORDER": orders[0]} if orders[0] else {}
         runs.append((orders[0].replace(":", "-"), env, slow))
     return runs
@@ -264,24 +266,24 @@ def listed(program: str, gtest_filter: str) -> list:
     return tests
 
 
-def run_program(build_dir: pathlib.Path, program: str, entry: dict, run: tuple, runner) -> tuple:
-    """Runs one program once: (order, {test: (status, reason)}). Every test of its list that
-    the run's XML file does not report failed (the program stopped before it)."""
+def run_program(trusted: pathlib.Path, xml: pathlib.Path, entry: dict, run: tuple, runner) -> tuple:
+    """Runs one program once: (order, {test: (status, reason)}). Its XML report goes to xml, in
+    a folder of this process's own. Every test of its list that the report does not hold failed
+    (the program stopped before it)."""
     order, env, gtest_filter = run
-    xml = build_dir / "grade-xml" / f"{entry['target']}-{order or 'run'}.xml"
-    xml.parent.mkdir(exist_ok=True)
-    xml.unlink(missing_ok=True)
-    timeout = cache_value(build_dir, "ANDREA_TEST_TIMEOUT", "60")
+    program = entry["program"]
+    timeout = cache_value(trusted, "ANDREA_TEST_TIMEOUT", "60")
     variables = {**env, "ANDREA_RUNNER": entry["runner"],
                  "ANDREA_RUNNER_TIMEOUT": str(max(5, int(timeout) // 2))}
     command = ["env", *[f"{k}={v}" for k, v in variables.items()], program,
                f"--gtest_filter={gtest_filter}", f"--gtest_output=xml:{xml}"]
     status, output = runner(command)
     results = read_xml(xml, timeout)
+    last = (output.strip().splitlines() or [""])[-1]
     for test in listed(program, gtest_filter):
         if test not in results:
-            results[test] = ("fail", "did not run: the test program stopped before it "
-                             f"(exit status {status}): {output.strip().splitlines()[-1:] or ''}")
+            results[test] = ("fail", f"did not run: the test program stopped before it (exit "
+                             f"status {status}){': ' + last if last else ''}")
     return order, results
 
 
@@ -311,14 +313,13 @@ def run_tests(build_dir: pathlib.Path, pairs: list, runner, trusted: pathlib.Pat
     """Runs the test programs of these (lesson, backend) pairs, two at a time: results[lesson]
     [backend][test] = [(order, status, reason)]. The programs are those of `trusted` (a class's
     base build, which no submission writes), the runners those of build_dir."""
-    work = []
-    for entry in plan(build_dir):
-        if (entry["lesson"], entry["backend"]) in pairs:
-            program = str(trusted / pathlib.Path(entry["program"]).relative_to(build_dir))
-            work += [(program, entry, run) for run in runs_of(build_dir, entry)]
+    work = [(entry, run) for entry in plan(build_dir, trusted)
+            if (entry["lesson"], entry["backend"]) in pairs for run in runs_of(trusted, entry)]
     results = no_results()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        done = pool.map(lambda job: (job[1], run_program(build_dir, *job, runner)), work)
+    with tempfile.TemporaryDirectory(prefix="andrea-grade-") as xml_dir, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        done = pool.map(lambda job: (job[1][0], run_program(
+            trusted, pathlib.Path(xml_dir) / f"{job[0]}.xml", *job[1], runner)), enumerate(work))
         for entry, (order, tests) in done:
             for test, (status, reason) in tests.items():
                 results[entry["lesson"]][entry["backend"]][test].append((order, status, reason))
@@ -332,10 +333,10 @@ def inputs(build_dir: pathlib.Path, lesson: str, backend: str, trusted: pathlib.
     """What the results of a lesson's tests on one backend depend on: its test programs (size and
     time), its runner (by its hash: a runner is rebuilt from the student's files), the goldens
     and the configuration."""
-    source = pathlib.Path(cache_value(build_dir, "CMAKE_HOME_DIRECTORY", str(ROOT)))
-    entries = [e for e in plan(build_dir) if (e["lesson"], e["backend"]) == (lesson, backend)]
-    files = [trusted / pathlib.Path(e["program"]).relative_to(build_dir) for e in entries]
-    files += sorted((source / "golden").rglob("*")) + [build_dir / "CMakeCache.txt"]
+    source = pathlib.Path(cache_value(trusted, "CMAKE_HOME_DIRECTORY", str(ROOT)))
+    entries = [e for e in plan(build_dir, trusted) if (e["lesson"], e["backend"]) == (lesson, backend)]
+    files = [pathlib.Path(e["program"]) for e in entries]
+    files += sorted((source / "golden").rglob("*")) + [trusted / "CMakeCache.txt"]
     signature = []
     for path in files:
         try:
@@ -392,9 +393,9 @@ def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str,
               + " ".join(f"{l}-{b}" for l, b in reused), file=sys.stderr, flush=True)
     results, tampered = no_results(), []
     if todo:
-        before = protected(build_dir)
+        before = protected(build_dir, trusted)
         results = run_tests(build_dir, todo, runner, trusted)
-        tampered = changed(before, protected(build_dir))
+        tampered = changed(before, protected(build_dir, trusted))
     for (lesson, backend), tests in reused.items():
         results[lesson][backend] = {test: [tuple(run) for run in runs] for test, runs in tests.items()}
     fresh = load_cache(cache_file)
@@ -645,12 +646,12 @@ def grade_build(build_dir: pathlib.Path, label: str = "", rerun: bool = False,
     any submission; its programs are then not built again); cache_file: where the results of
     each lesson and backend are kept between gradings (build_dir/grade-results.json)."""
     if no_build:
-        entries = plan(build_dir)
+        entries = plan(build_dir, trusted)
         pairs = [(e["lesson"], e["backend"]) for e in entries]
         broken = {(e["lesson"], e["backend"]): "not built (grade without --no-build to see why)"
                   for e in entries if not pathlib.Path(e["runner"]).exists()}
     else:
-        pairs, broken = build(build_dir, label, runner, trusted_built=trusted is not None)
+        pairs, broken = build(build_dir, label, runner, trusted)
     results, tampered = test_results(build_dir, pairs, broken, label, rerun, runner, trusted,
                                      cache_file)
     return grade(pairs, broken, results, label, tampered)
@@ -659,7 +660,7 @@ def grade_build(build_dir: pathlib.Path, label: str = "", rerun: bool = False,
 def unknown_label(build_dir: pathlib.Path, label: str) -> str:
     """"" when -L label picks a step of the build, else what to say."""
     if label and (build_dir / "grade_plan.jsonl").exists() and not any(
-            selected(label, lesson, backend) for lesson, backend, _, _ in targets(build_dir)):
+            selected(label, e["lesson"], e["backend"]) for e in plan(build_dir)):
         return (f"-L {label} matches no lesson's step; the labels are LNN, LNN-cpu, LNN-cudasim, "
                 "LNN-gpu (lessons/lessons.json)")
     return ""
