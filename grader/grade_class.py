@@ -141,7 +141,7 @@ def readable_in_sandbox(work: pathlib.Path) -> str:
     """"" when a test in the sandbox can read the course and the work folder, else why not."""
     done = sandbox.run(["test", "-r", str(ROOT / "lessons" / "lessons.json"), "-a", "-x", str(work)],
                        limits=sandbox.Limits(wall_s=30),
-                       extra_env={"ANDREA_SANDBOX_READ": str(work)})
+                       extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
     if done.returncode == 0:
         return ""
     return (f"the tests run in the sandbox as the user nobody, who cannot read {ROOT} or {work}: "
@@ -170,7 +170,7 @@ def limited_runner(work: pathlib.Path, args, deadline: float):
         compiling = command[0] == "cmake"
         done = sandbox.run(command, limits=limits, sandboxed=compiling,
                            writable=[work / "build"] if compiling else [],
-                           extra_env={"ANDREA_SANDBOX_READ": str(work), "ANDREA_SANDBOX_HIDE": hide,
+                           extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}", "ANDREA_SANDBOX_HIDE": hide,
                                       "ANDREA_RUNNER_LAUNCHER": str(work / "sandbox.sh")},
                            watch=work / "build", watch_base=base)
         if done.disk:
