@@ -32,7 +32,8 @@ python3 - "$src/lessons/lessons.json" <<'EOF'
 import json, sys
 manifest = json.load(open(sys.argv[1]))
 manifest["lessons"].append({"label": "L11", "folder": "11_toy_scale", "title": "toy scale",
-                            "pieces": ["toy_scale"], "tests": "toy_scale", "needs": []})
+                            "pieces": ["toy_scale"], "tests": "toy_scale", "needs": [],
+                            "functions": {"toy_scale": ["scale"]}})
 json.dump(manifest, open(sys.argv[1], "w"), indent=2)
 EOF
 cat > "$src/reference/toy_scale.hpp" <<'EOF'

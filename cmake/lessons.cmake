@@ -10,18 +10,21 @@
 #   ANDREA_<label>_SLOW_TESTS         a gtest filter of its slow tests, run once ("" if none)
 #   ANDREA_<label>_FURTHER            its going-further kernels (lookup_float4): not graded
 #   ANDREA_PIECE_<piece>_LESSON       the label of the lesson that teaches the piece
+#   ANDREA_PIECE_<piece>_FUNCTIONS    its public functions the tests call (cpu:name, cuda:name for
+#                                     one backend's only): the remote backend's list
 set(_manifest ${PROJECT_SOURCE_DIR}/lessons/lessons.json)
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_manifest})
 file(READ ${_manifest} _json)
 
-# _andrea_json_list(<out> <json> <key>): a JSON array of strings as a CMake list ("" if absent).
-function(_andrea_json_list out json key)
+# _andrea_json_list(<out> <json> <key>...): a JSON array of strings (at json[key][...]) as a
+# CMake list ("" if absent).
+function(_andrea_json_list out json)
   set(_items "")
-  string(JSON _n ERROR_VARIABLE _missing LENGTH "${json}" ${key})
+  string(JSON _n ERROR_VARIABLE _missing LENGTH "${json}" ${ARGN})
   if(NOT _missing AND _n GREATER 0)
     math(EXPR _last "${_n} - 1")
     foreach(i RANGE ${_last})
-      string(JSON _item GET "${json}" ${key} ${i})
+      string(JSON _item GET "${json}" ${ARGN} ${i})
       list(APPEND _items ${_item})
     endforeach()
   endif()
@@ -52,6 +55,11 @@ foreach(i RANGE ${_last})
   foreach(piece IN LISTS ANDREA_${_label}_PIECES)
     list(APPEND ANDREA_PIECES ${piece})
     set(ANDREA_PIECE_${piece}_LESSON ${_label})
+    _andrea_json_list(ANDREA_PIECE_${piece}_FUNCTIONS "${_lesson}" functions ${piece})
+    if(NOT ANDREA_PIECE_${piece}_FUNCTIONS)
+      message(FATAL_ERROR "${_manifest}: lesson ${_label} lists no functions for its piece ${piece} "
+                          "(\"functions\": {\"${piece}\": [...]})")
+    endif()
   endforeach()
 endforeach()
 

@@ -1,30 +1,74 @@
 # The remote backend of a grade build (tests/remote/README.md), included by tests/CMakeLists.txt.
 # Variables of the caller read here: backend, library, ARG_ORDERS, ARG_DEFINES, ANDREA_<lesson>_*.
 
+# The pieces' headers and public functions, from lessons/lessons.json ("functions"), for both
+# sides (pieces.hpp, runner.cpp): andrea_remote/headers.inc and andrea_remote/functions.inc in
+# the build folder, and one list per runner of what it serves.
+set(ANDREA_REMOTE_INCLUDE ${CMAKE_BINARY_DIR}/andrea_remote_include)
+set(_headers "// Made by tests/remote/remote.cmake from lessons/lessons.json.\n")
+set(_functions "${_headers}")
+foreach(piece IN LISTS ANDREA_PIECES)
+  string(APPEND _headers "#include \"reference/${piece}.hpp\"\n#if defined(ANDREA_BACKEND_CUDA)\n"
+                         "#include \"cuda/${piece}.hpp\"\n#endif\n")
+  foreach(function IN LISTS ANDREA_PIECE_${piece}_FUNCTIONS)
+    if(function MATCHES "^(cpu|cuda):(.+)$")
+      string(TOUPPER ${CMAKE_MATCH_1} _only)
+      string(APPEND _functions "ANDREA_REMOTE_${_only}_ONLY(${CMAKE_MATCH_2})\n")
+    else()
+      string(APPEND _functions "ANDREA_REMOTE(${function})\n")
+    endif()
+  endforeach()
+endforeach()
+file(CONFIGURE OUTPUT ${ANDREA_REMOTE_INCLUDE}/andrea_remote/headers.inc CONTENT "${_headers}")
+file(CONFIGURE OUTPUT ${ANDREA_REMOTE_INCLUDE}/andrea_remote/functions.inc CONTENT "${_functions}")
+
 # The trusted side: the client, one library per kind of runner settings (client.hpp).
 add_library(andrea_remote_client STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
                                         ${CMAKE_CURRENT_LIST_DIR}/settings_none.cpp)
 target_link_libraries(andrea_remote_client PUBLIC andrea_core)
+target_include_directories(andrea_remote_client PUBLIC ${ANDREA_REMOTE_INCLUDE})
 if(TARGET cudasim)
   add_library(andrea_remote_client_cudasim STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
                                                   ${CMAKE_CURRENT_LIST_DIR}/settings_cudasim.cpp)
   target_link_libraries(andrea_remote_client_cudasim PUBLIC andrea_core cudasim)
+  target_include_directories(andrea_remote_client_cudasim PUBLIC ${ANDREA_REMOTE_INCLUDE})
 endif()
 
 # andrea_remote_runner(<runner> <kernel library> <piece>...): the runner of these pieces on
-# one backend (runner.cpp, ANDREA_SERVES_<piece>), linking the student's pieces only.
+# one backend (runner.cpp), linking the student's pieces only; <runner>_serves.inc lists the
+# functions it serves (lesson 9's also serves its tables: ANDREA_SERVES_TABLES).
 function(andrea_remote_runner runner kernel_library)
   set(pieces ${ARGN})
   set(libraries ${pieces})
   list(TRANSFORM libraries PREPEND ${kernel_library}_)
+  set(skip cuda)
+  if(ARG_DEFINES)  # a CUDA backend
+    set(skip cpu)
+  endif()
+  set(serves "// Made by tests/remote/remote.cmake from lessons/lessons.json.\n")
+  foreach(piece IN LISTS pieces)
+    foreach(function IN LISTS ANDREA_PIECE_${piece}_FUNCTIONS)
+      if(function MATCHES "^(cpu|cuda):(.+)$")
+        if(CMAKE_MATCH_1 STREQUAL skip)
+          continue()
+        endif()
+        set(function ${CMAKE_MATCH_2})
+      endif()
+      string(APPEND serves "ANDREA_SERVE(${function}),\n")
+    endforeach()
+  endforeach()
+  set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${runner}_serves.inc)
+  file(CONFIGURE OUTPUT ${list_file} CONTENT "${serves}")
   add_executable(${runner} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/runner.cpp)
   target_link_libraries(${runner} PRIVATE ${libraries} andrea_core)
+  target_include_directories(${runner} PRIVATE ${ANDREA_REMOTE_INCLUDE})
+  target_compile_definitions(${runner} PRIVATE ${ARG_DEFINES} ANDREA_SERVES="${list_file}")
   if("training" IN_LIST pieces AND TARGET ${kernel_library}_device_tables)
     target_link_libraries(${runner} PRIVATE ${kernel_library}_device_tables)
   endif()
-  set(serves ${pieces})
-  list(TRANSFORM serves PREPEND ANDREA_SERVES_)
-  target_compile_definitions(${runner} PRIVATE ${ARG_DEFINES} ${serves})
+  if("training" IN_LIST pieces)
+    target_compile_definitions(${runner} PRIVATE ANDREA_SERVES_TABLES)
+  endif()
   add_dependencies(lesson_tests ${runner})
 endfunction()
 

@@ -1,8 +1,8 @@
 // The piece runner: the student's pieces of one lesson (and of the lessons it needs) and a loop
 // that serves the calls of the trusted test program, which starts it (client.hpp). It holds no
 // test, no check, no golden file and no solution: what it answers is data, compared on the
-// trusted side. Built per lesson and backend from tests/CMakeLists.txt; ANDREA_SERVES_<piece>
-// names the pieces it links.
+// trusted side. Built per lesson and backend by remote.cmake; the file ANDREA_SERVES names the
+// functions it serves, from lessons/lessons.json.
 //
 // Requests come on fd 3 and answers go out on fd 4, each as its length (8 bytes) and its bytes
 // (wire.hpp). What the pieces print goes to fds 1 and 2, which the trusted side keeps apart.
@@ -17,32 +17,10 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "andrea_remote/headers.inc"  // the pieces' headers (lessons/lessons.json)
 #include "tests/remote/serve.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/backward.hpp"
-#include "cuda/combine.hpp"
 #include "cuda/device_tables.hpp"
-#include "cuda/dot.hpp"
-#include "cuda/lookup.hpp"
-#include "cuda/norm.hpp"
-#include "cuda/params.hpp"
-#include "cuda/position.hpp"
-#include "cuda/rope.hpp"
-#include "cuda/sinusoidal.hpp"
-#include "cuda/training.hpp"
-#include "cuda/vocab_parallel.hpp"
-#else
-#include "reference/backward.hpp"
-#include "reference/combine.hpp"
-#include "reference/dot.hpp"
-#include "reference/lookup.hpp"
-#include "reference/norm.hpp"
-#include "reference/params.hpp"
-#include "reference/position.hpp"
-#include "reference/rope.hpp"
-#include "reference/sinusoidal.hpp"
-#include "reference/training.hpp"
-#include "reference/vocab_parallel.hpp"
 #endif
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cudasim/launch.hpp"
@@ -59,7 +37,7 @@ namespace impl = ::andrea::reference;
 
 using Handler = void (*)(Reader&, Writer&);
 
-#if defined(ANDREA_SERVES_training)
+#if defined(ANDREA_SERVES_TABLES)
 // Lesson 9's whole step on tables held here between calls (tables.hpp).
 #if defined(ANDREA_BACKEND_CUDA)
 using StepTables = impl::DeviceTables;
@@ -118,51 +96,12 @@ void tables_delete(std::uint64_t h) { tables().erase(h); }
 
 const std::map<std::string, Handler>& handlers() {
   static const std::map<std::string, Handler> served = {
-#if defined(ANDREA_SERVES_lookup)
-      ANDREA_SERVE(lookup),
-#endif
-#if defined(ANDREA_SERVES_norm)
-      ANDREA_SERVE(l2_norm), ANDREA_SERVE(row_norms),
-#endif
-#if defined(ANDREA_SERVES_dot)
-      ANDREA_SERVE(dot), ANDREA_SERVE(cosine_similarity), ANDREA_SERVE(cosine_matrix),
-#endif
-#if defined(ANDREA_SERVES_position)
-      ANDREA_SERVE(positions),
-#endif
-#if defined(ANDREA_SERVES_combine)
-      ANDREA_SERVE(combine), ANDREA_SERVE(combine_batch),
-#endif
-#if defined(ANDREA_SERVES_params)
-      ANDREA_SERVE(materialize),
-#endif
-#if defined(ANDREA_SERVES_sinusoidal)
-      ANDREA_SERVE(sinusoidal_table),
-#endif
-#if defined(ANDREA_SERVES_rope)
-      ANDREA_SERVE(rope),
-#endif
-#if defined(ANDREA_SERVES_backward)
-      ANDREA_SERVE(wte_backward), ANDREA_SERVE(wpe_backward), ANDREA_SERVE(embedding_backward),
-      ANDREA_SERVE(zero_rows),
-#if defined(ANDREA_BACKEND_CUDA)
-      ANDREA_SERVE(embedding_backward_atomic),
-#else
-      ANDREA_SERVE(sgd_step_rows),
-#endif
-#endif
-#if defined(ANDREA_SERVES_training)
-      ANDREA_SERVE(pair_scores), ANDREA_SERVE(score_gradients), ANDREA_SERVE(row_gradients),
+#include ANDREA_SERVES  // ANDREA_SERVE(lookup), ...: this runner's pieces (remote.cmake)
+#if defined(ANDREA_SERVES_TABLES)
       {"tables.new", [](Reader& in, Writer& out) { serve(&tables_new, in, out); }},
       {"tables.sgns_step", [](Reader& in, Writer& out) { serve(&tables_step, in, out); }},
       {"tables.copy_to", [](Reader& in, Writer& out) { serve(&tables_copy_to, in, out); }},
       {"tables.delete", [](Reader& in, Writer& out) { serve(&tables_delete, in, out); }},
-#endif
-#if defined(ANDREA_SERVES_vocab_parallel)
-      ANDREA_SERVE(vocab_parallel_lookup),
-#if !defined(ANDREA_BACKEND_CUDA)
-      ANDREA_SERVE(vocab_parallel_wte_backward),
-#endif
 #endif
   };
   return served;
