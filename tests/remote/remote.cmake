@@ -99,7 +99,7 @@ function(andrea_grade_plan lesson target runner hidden orders slow)
     list(APPEND quoted "\"${order}\"")
   endforeach()
   list(JOIN quoted ", " quoted)
-  set_property(GLOBAL APPEND PROPERTY ANDREA_LESSON_TARGETS
+  set_property(GLOBAL APPEND PROPERTY ANDREA_GRADE_PLAN
     "{\"lesson\": \"${lesson}\", \"backend\": \"${backend}\", \"target\": \"${target}\", \"program\": \"$<TARGET_FILE:${target}>\", \"runner_target\": \"${runner}\", \"runner\": \"$<TARGET_FILE:${runner}>\", \"hidden\": ${hidden}, \"orders\": [${quoted}], \"slow\": \"${slow}\"}")
 endfunction()
 
