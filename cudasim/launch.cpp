@@ -106,8 +106,8 @@ void choose_order(Settings& s) {
     if (const auto order = parse_thread_order(env)) {
       s.order = *order;
     } else {
-      s.order_problem = std::string("CUDASIM_ORDER=") + env +
-                        " is not forward, reverse, random or random:<seed>";
+      s.order_problem =
+          std::string("CUDASIM_ORDER=") + env + " is not forward, reverse, random or random:<seed>";
     }
   }
 }

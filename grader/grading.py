@@ -130,9 +130,10 @@ def first_error(output: str, lessons_dir: pathlib.Path) -> str:
                 except ValueError:
                     pass
             return f"{path}:{line_no}: {message}"
-    for line in output.splitlines():
-        if "undefined reference" in line or "error" in line.lower():
-            return line.strip()[:300]
+    for words in (("undefined reference", "multiple definition"), ("error",)):  # the linker's first
+        for line in output.splitlines():
+            if any(w in line.lower() for w in words):
+                return line.strip()[:300]
     return "the build failed (run cmake --build on the grade build to see why)"
 
 

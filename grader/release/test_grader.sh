@@ -231,13 +231,21 @@ expect "$r/grades.csv" "^stub-only,0\.00,.*,0\.00," "a stub-only submission grad
 expect "$r/grades.csv" "^grades\.csv,5\.00," "a folder named grades.csv is graded"
 expect "$r/grades.csv" "^'=1\+1,0\.00,5\.00," "a folder named =1+1: graded, its cell escaped"
 if grep -rqF -f "$work/solution-lines.txt" "$r"; then
-  fail "a solution's text is in the results: $(grep -rlF -f "$work/solution-lines.txt" "$r" | head -3)"
+  fail "a solution's text is in the results: $(grep -rlF -f "$work/solution-lines.txt" "$r" | head -3 || true)"
 else pass; fi
 leftover=$(pgrep -fa 'runner_L[0-9]' || true)
 [ -z "$leftover" ] && pass || fail "processes of the submissions are still alive: $leftover"
 written=$(find /tmp /var/tmp "$HOME" "$root" -maxdepth 3 -newer "$work/before-class" ! -path "$work*" \
-  ! -path "*/__pycache__*" ! -path "$root/build*" ! -type d 2>/dev/null | head -5)
+  ! -path "*/__pycache__*" ! -path "$root/build*" ! -type d 2>/dev/null | head -5 || true)
 [ -z "$written" ] && pass || fail "written outside the work folder while the class was graded: $written"
+# No test program of the class links a student's function: each defines none of andrea::reference
+# or andrea::cuda (the runners do).
+for program in $(python3 -c 'import json, sys; [print(json.loads(l)["program"]) for l in open(sys.argv[1]) if l.strip()]' \
+                 "$work/class/base/grade_plan.jsonl"); do
+  base_program=$work/class/base/${program#"$work/class/build/"}
+  linked=$(nm -C --defined-only "$base_program" | grep -E " T andrea::(reference|cuda)::" || true)
+  [ -z "$linked" ] && pass || fail "$base_program links a student's function: ${linked%%$'\n'*}"
+done
 
 echo "== 3. the student's loop, in the class's last build (the planted bugs)"
 export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests

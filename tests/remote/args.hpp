@@ -4,13 +4,18 @@
 //                      Arg<P>::receive(r, value)  after it: an output argument takes back what
 //                                                 the call left in it (inputs read nothing)
 //   the runner:        Arg<P>::Held h; h.read(r)  owns a copy of the value, h.get() is a P
-//                                                 that points into it; after the call
-//                                                 h.write_back(w) sends the outputs back
+//                                                 that points into it (framed: FramedBuffer);
+//                                                 after the call h.write_back(w) sends the
+//                                                 outputs back, h.damage() says what the call
+//                                                 wrote outside them
 // The pieces' parameters are numbers, spans and matrix views of float or int32, and the two
 // structs Config and VocabShard (core/). A new type gets an Arg of its own here.
 #pragma once
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -20,12 +25,60 @@
 
 namespace andrea::remote {
 
+/// The runner's copy of a span's or a matrix's elements, inside a frame of poison as
+/// tests/support/framed.hpp makes one: a read past either end gets the poison (a NaN with bits
+/// of its own, or the most negative id) instead of whatever memory holds, and a write past
+/// either end is found after the call (damage()).
+template <class T>
+class FramedBuffer {
+ public:
+  /// Reads n elements, framed by `margin` poisoned ones on each side.
+  void read(Reader& r, std::size_t n, std::size_t margin) {
+    if (n > r.left() / sizeof(T)) throw WireError("a buffer longer than the message");
+    margin_ = margin, size_ = n;
+    all_.assign(n + 2 * margin, poison());
+    r.bytes(data(), n * sizeof(T));
+  }
+  T* data() { return all_.data() + margin_; }
+  const T* data() const { return all_.data() + margin_; }
+  std::size_t size() const { return size_; }
+  /// "" if the frame is as it was, else what was written there.
+  std::string damage() const {
+    const T p = poison();
+    std::size_t before = 0, after = 0;
+    for (std::size_t i = 0; i < margin_; ++i) {
+      before += std::memcmp(&all_[i], &p, sizeof(T)) != 0;
+      after += std::memcmp(&all_[margin_ + size_ + i], &p, sizeof(T)) != 0;
+    }
+    if (before + after == 0) return "";
+    return std::to_string(before) + " elements before its start and " + std::to_string(after) +
+           " after its end (" + std::to_string(size_) + " elements)";
+  }
+
+ private:
+  static T poison() {
+    if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(std::bit_cast<float>(std::uint32_t{0x7fc0dead}));
+    } else {
+      return std::numeric_limits<T>::min();
+    }
+  }
+  std::vector<T> all_;
+  std::size_t margin_ = 0, size_ = 0;
+};
+
+inline constexpr std::size_t kSpanMargin = 64;  // elements each side of a span
+/// Each side of a matrix: two rows (as Framed), at least kSpanMargin elements.
+inline std::size_t matrix_margin(std::int64_t cols) {
+  return std::max<std::size_t>(kSpanMargin, 2 * static_cast<std::size_t>(cols));
+}
+
 template <class P>
 struct Arg;
 
 /// A number, given by value.
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 struct Arg<T> {
   static void send(Writer& w, T value) { put(w, value); }
   static void receive(Reader&, T) {}
@@ -34,26 +87,32 @@ struct Arg<T> {
     void read(Reader& r) { take(r, value); }
     T get() { return value; }
     void write_back(Writer&) const {}
+    std::string damage() const { return ""; }
   };
 };
 
-/// An input span (TokenIds, std::span<const float>): its elements go, nothing comes back.
+/// A span's elements, held framed: an input span (TokenIds, std::span<const float>) goes one
+/// way; an output span (std::span<float>) goes, and comes back as the call left it.
+template <class T>
+struct HeldSpan {
+  FramedBuffer<std::remove_const_t<T>> buffer;
+  void read(Reader& r) { buffer.read(r, r.count(sizeof(T)), kSpanMargin); }
+  std::span<T> get() { return {buffer.data(), buffer.size()}; }
+  void write_back(Writer& w) const {
+    if constexpr (!std::is_const_v<T>) put(w, std::span<const T>(buffer.data(), buffer.size()));
+  }
+  std::string damage() const { return buffer.damage(); }
+};
+
 template <class T>
 struct Arg<std::span<const T>> {
   static void send(Writer& w, std::span<const T> s) { put(w, s); }
   static void receive(Reader&, std::span<const T>) {}
-  struct Held {
-    std::vector<T> storage;
-    void read(Reader& r) { take_elements(r, storage); }
-    std::span<const T> get() { return storage; }
-    void write_back(Writer&) const {}
-  };
+  using Held = HeldSpan<const T>;
 };
 
-/// An output span (std::span<float>): its contents go, and come back as the call left them.
 template <class T>
-  requires(!std::is_const_v<T>)
-struct Arg<std::span<T>> {
+requires(!std::is_const_v<T>) struct Arg<std::span<T>> {
   static void send(Writer& w, std::span<T> s) { put(w, s); }
   static void receive(Reader& r, std::span<T> s) {
     std::vector<T> back;
@@ -61,32 +120,40 @@ struct Arg<std::span<T>> {
     if (back.size() != s.size()) throw WireError("an output span came back with another length");
     std::copy(back.begin(), back.end(), s.begin());
   }
-  struct Held {
-    std::vector<T> storage;
-    void read(Reader& r) { take_elements(r, storage); }
-    std::span<T> get() { return storage; }
-    void write_back(Writer& w) const { put(w, std::span<const T>(storage)); }
-  };
+  using Held = HeldSpan<T>;
 };
 
-/// An input matrix view (ConstFloatView, TokenIdBatch).
+/// A matrix view's elements, held framed: an input (ConstFloatView, TokenIdBatch) goes one
+/// way; an output (FloatView) goes, and comes back as the call left it.
+template <class T>
+struct HeldMatrix {
+  FramedBuffer<std::remove_const_t<T>> buffer;
+  std::int64_t rows = 0, cols = 0;
+  void read(Reader& r) {
+    rows = r.number<std::int64_t>(), cols = r.number<std::int64_t>();
+    if (rows < 0 || cols < 0 ||
+        (cols > 0 &&
+         static_cast<std::uint64_t>(rows) > kMaxMessage / static_cast<std::uint64_t>(cols))) {
+      throw WireError("a matrix of " + std::to_string(rows) + " x " + std::to_string(cols));
+    }
+    buffer.read(r, static_cast<std::size_t>(rows * cols), matrix_margin(cols));
+  }
+  MatrixView<T> get() { return {buffer.data(), rows, cols}; }
+  void write_back(Writer& w) const {
+    if constexpr (!std::is_const_v<T>) put(w, MatrixView<const T>(buffer.data(), rows, cols));
+  }
+  std::string damage() const { return buffer.damage(); }
+};
+
 template <class T>
 struct Arg<MatrixView<const T>> {
   static void send(Writer& w, MatrixView<const T> m) { put(w, m); }
   static void receive(Reader&, MatrixView<const T>) {}
-  struct Held {
-    std::vector<T> storage;
-    std::int64_t rows = 0, cols = 0;
-    void read(Reader& r) { std::tie(rows, cols) = take_matrix(r, storage); }
-    MatrixView<const T> get() { return {storage.data(), rows, cols}; }
-    void write_back(Writer&) const {}
-  };
+  using Held = HeldMatrix<const T>;
 };
 
-/// An output matrix view (FloatView): its contents go, and come back as the call left them.
 template <class T>
-  requires(!std::is_const_v<T>)
-struct Arg<MatrixView<T>> {
+requires(!std::is_const_v<T>) struct Arg<MatrixView<T>> {
   static void send(Writer& w, MatrixView<T> m) { put(w, m); }
   static void receive(Reader& r, MatrixView<T> m) {
     std::vector<T> back;
@@ -95,13 +162,7 @@ struct Arg<MatrixView<T>> {
     }
     std::copy(back.begin(), back.end(), m.data());
   }
-  struct Held {
-    std::vector<T> storage;
-    std::int64_t rows = 0, cols = 0;
-    void read(Reader& r) { std::tie(rows, cols) = take_matrix(r, storage); }
-    MatrixView<T> get() { return {storage.data(), rows, cols}; }
-    void write_back(Writer& w) const { put(w, MatrixView<const T>(storage.data(), rows, cols)); }
-  };
+  using Held = HeldMatrix<T>;
 };
 
 /// A model's configuration (lesson 6's materialize).
@@ -121,6 +182,7 @@ struct Arg<const Config&> {
     }
     const Config& get() { return config; }
     void write_back(Writer&) const {}
+    std::string damage() const { return ""; }
   };
 };
 
@@ -134,6 +196,7 @@ struct Arg<const VocabShard&> {
     void read(Reader& r) { take(r, shard); }
     const VocabShard& get() { return shard; }
     void write_back(Writer&) const {}
+    std::string damage() const { return ""; }
   };
 };
 

@@ -29,9 +29,10 @@ constexpr std::size_t kKeptOutput = 4096;  // the runner's last bytes of output,
 /// sandbox's limits, the CPU layer's tools and order, the sanitizers' options. Not the hidden
 /// seed, not the runner's own settings, not the grader's.
 bool passed_on(std::string_view entry) {
-  static constexpr std::string_view kept[] = {"PATH=", "LANG=", "LC_ALL=", "TMPDIR=", "HOME=",
-                                              "CUDASIM_TOOLS=", "CUDASIM_ORDER=", "ASAN_OPTIONS=",
-                                              "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "ANDREA_SANDBOX"};
+  static constexpr std::string_view kept[] = {
+      "PATH=",          "LANG=",          "LC_ALL=",        "TMPDIR=",
+      "HOME=",          "CUDASIM_TOOLS=", "CUDASIM_ORDER=", "ASAN_OPTIONS=",
+      "UBSAN_OPTIONS=", "LSAN_OPTIONS=",  "ANDREA_SANDBOX"};
   for (std::string_view k : kept)
     if (entry.starts_with(k)) return true;
   return false;
@@ -60,15 +61,21 @@ class Process {
     for (;;) {
       if (sent == frame.size() && answer.size() >= 8) {
         std::memcpy(&expected, answer.data(), 8);
-        if (expected > kMaxMessage) fail(piece, "announced an answer of " + std::to_string(expected) + " bytes");
+        if (expected > kMaxMessage)
+          fail(piece, "announced an answer of " + std::to_string(expected) + " bytes");
         if (answer.size() - 8 >= expected) break;
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) {
-        fail(piece, "did not answer within " + std::to_string(timeout().count()) + " s, and was stopped");
+        fail(piece,
+             "did not answer within " + std::to_string(timeout().count()) + " s, and was stopped");
       }
-      pollfd fds[3] = {{answers_, POLLIN, 0}, {output_, POLLIN, 0}, {sent < frame.size() ? requests_ : -1, POLLOUT, 0}};
-      if (::poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), 1000))) < 0 && errno != EINTR) {
+      pollfd fds[3] = {{answers_, POLLIN, 0},
+                       {output_, POLLIN, 0},
+                       {sent < frame.size() ? requests_ : -1, POLLOUT, 0}};
+      if (::poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), 1000))) < 0 &&
+          errno != EINTR) {
         fail(piece, std::string("could not be waited for: ") + std::strerror(errno));
       }
       if (fds[1].revents != 0) drain_output();
@@ -103,7 +110,8 @@ class Process {
     const char* runner = std::getenv("ANDREA_RUNNER");
     if (runner == nullptr || *runner == '\0') runner = andrea_remote_default_runner;
     std::vector<std::string> words;
-    if (const char* launcher = std::getenv("ANDREA_RUNNER_LAUNCHER"); launcher != nullptr && *launcher) {
+    if (const char* launcher = std::getenv("ANDREA_RUNNER_LAUNCHER");
+        launcher != nullptr && *launcher) {
       std::istringstream split(launcher);
       for (std::string w; split >> w;) words.push_back(w);
     }
@@ -118,7 +126,8 @@ class Process {
 
     ::signal(SIGPIPE, SIG_IGN);  // a runner that died fails the call, not this program
     int to[2], from[2], out[2];
-    if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0 ||
+        ::pipe2(out, O_CLOEXEC) != 0) {
       throw RunnerError(std::string("cannot make the runner's pipes: ") + std::strerror(errno));
     }
     // ANDREA_RUNNER_OUTPUT=show (lessons/grade.py --profile): the runner prints here.
@@ -152,7 +161,8 @@ class Process {
     const ssize_t n = ::read(output_, buffer, sizeof buffer);
     if (n <= 0) return;
     output_kept_.append(buffer, static_cast<std::size_t>(n));
-    if (output_kept_.size() > 2 * kKeptOutput) output_kept_.erase(0, output_kept_.size() - kKeptOutput);
+    if (output_kept_.size() > 2 * kKeptOutput)
+      output_kept_.erase(0, output_kept_.size() - kKeptOutput);
   }
 
   /// How the runner ended (it closed its pipes): waits for it.
@@ -169,7 +179,8 @@ class Process {
     pid_ = -1;
     if (WIFSIGNALED(status)) return "was killed by " + signal_name(WTERMSIG(status));
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code > 128 && code < 128 + 65) return "was killed by " + signal_name(code - 128);  // the sandbox's way
+    if (code > 128 && code < 128 + 65)
+      return "was killed by " + signal_name(code - 128);  // the sandbox's way
     return "ended (exit status " + std::to_string(code) + ")";
   }
 
@@ -178,7 +189,9 @@ class Process {
     if (pid_ > 0) stop();
     for (int i = 0; i < 20 && output_ >= 0; ++i) drain_output();
     if (output_ >= 0) ::close(output_), output_ = -1;
-    std::string said = output_kept_.size() > kKeptOutput ? output_kept_.substr(output_kept_.size() - kKeptOutput) : output_kept_;
+    std::string said = output_kept_.size() > kKeptOutput
+                           ? output_kept_.substr(output_kept_.size() - kKeptOutput)
+                           : output_kept_;
     while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
     throw RunnerError("the piece runner (your code) " + how + " during " + std::string(piece) +
                       "(): the call fails" + (said.empty() ? "" : "; its last output: " + said));

@@ -13,9 +13,8 @@
 namespace andrea::remote {
 
 namespace cpu {
-#define ANDREA_REMOTE(name)                                                              \
-  inline constexpr Piece<#name, Kernels::not_required, decltype(::andrea::reference::name)> \
-      name {};
+#define ANDREA_REMOTE(name) \
+  inline constexpr Piece<#name, Kernels::not_required, decltype(::andrea::reference::name)> name{};
 #define ANDREA_REMOTE_CPU_ONLY(name) ANDREA_REMOTE(name)
 #define ANDREA_REMOTE_CUDA_ONLY(name)
 #include "andrea_remote/functions.inc"  // ANDREA_REMOTE(lookup) ...
@@ -28,7 +27,7 @@ using DeviceTables = RemoteTables<Kernels::not_required>;  // the step on tables
 #if defined(ANDREA_BACKEND_CUDA)
 namespace cuda {
 #define ANDREA_REMOTE(name) \
-  inline constexpr Piece<#name, Kernels::required, decltype(::andrea::cuda::name)> name {};
+  inline constexpr Piece<#name, Kernels::required, decltype(::andrea::cuda::name)> name{};
 #define ANDREA_REMOTE_CPU_ONLY(name)
 #define ANDREA_REMOTE_CUDA_ONLY(name) ANDREA_REMOTE(name)
 #include "andrea_remote/functions.inc"

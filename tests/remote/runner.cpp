@@ -16,8 +16,8 @@
 #include <memory>
 #include <string>
 
-#include "core/errors.hpp"
 #include "andrea_remote/headers.inc"  // the pieces' headers (lessons/lessons.json)
+#include "core/errors.hpp"
 #include "tests/remote/serve.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/device_tables.hpp"
@@ -77,10 +77,12 @@ std::map<std::uint64_t, std::unique_ptr<StepTables>>& tables() {
 }
 StepTables& table(std::uint64_t handle) {
   const auto found = tables().find(handle);
-  if (found == tables().end()) throw std::out_of_range("no tables with handle " + std::to_string(handle));
+  if (found == tables().end())
+    throw std::out_of_range("no tables with handle " + std::to_string(handle));
   return *found->second;
 }
-std::uint64_t tables_new(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs, std::int64_t k1) {
+std::uint64_t tables_new(ConstFloatView wte, ConstFloatView wout, std::int64_t max_pairs,
+                         std::int64_t k1) {
   static std::uint64_t next = 0;
   tables()[++next] = std::make_unique<StepTables>(wte, wout, max_pairs, k1);
   return next;
@@ -92,16 +94,22 @@ void tables_copy_to(std::uint64_t h, FloatView wte, FloatView wout) { table(h).c
 void tables_delete(std::uint64_t h) { tables().erase(h); }
 #endif
 
-#define ANDREA_SERVE(name) {#name, [](Reader& in, Writer& out) { serve(&impl::name, in, out); }}
+#define ANDREA_SERVE(name)                                                       \
+  {                                                                              \
+#name, [](Reader & in, Writer & out) { serve(#name, &impl::name, in, out); } \
+  }
 
 const std::map<std::string, Handler>& handlers() {
   static const std::map<std::string, Handler> served = {
 #include ANDREA_SERVES  // ANDREA_SERVE(lookup), ...: this runner's pieces (remote.cmake)
 #if defined(ANDREA_SERVES_TABLES)
-      {"tables.new", [](Reader& in, Writer& out) { serve(&tables_new, in, out); }},
-      {"tables.sgns_step", [](Reader& in, Writer& out) { serve(&tables_step, in, out); }},
-      {"tables.copy_to", [](Reader& in, Writer& out) { serve(&tables_copy_to, in, out); }},
-      {"tables.delete", [](Reader& in, Writer& out) { serve(&tables_delete, in, out); }},
+    {"tables.new", [](Reader& in, Writer& out) { serve("tables.new", &tables_new, in, out); }},
+    {"tables.sgns_step",
+     [](Reader& in, Writer& out) { serve("tables.sgns_step", &tables_step, in, out); }},
+    {"tables.copy_to",
+     [](Reader& in, Writer& out) { serve("tables.copy_to", &tables_copy_to, in, out); }},
+    {"tables.delete",
+     [](Reader& in, Writer& out) { serve("tables.delete", &tables_delete, in, out); }},
 #endif
   };
   return served;
@@ -143,7 +151,8 @@ void answer(const std::string& request, Writer& out) {
 #endif
   const auto found = handlers().find(piece);
   if (found == handlers().end()) {
-    put(out, AnswerHead{Outcome::not_served, "", "this runner has no piece " + piece + "()", 0, {}});
+    put(out,
+        AnswerHead{Outcome::not_served, "", "this runner has no piece " + piece + "()", 0, {}});
     return;
   }
   found->second(in, out);
@@ -155,8 +164,9 @@ void answer(const std::string& request, Writer& out) {
 int main() {
   using namespace andrea::remote;
   if (::fcntl(3, F_GETFD) < 0 || ::fcntl(4, F_GETFD) < 0) {
-    std::fprintf(stderr, "the piece runner is started by a test program of a grade build, which "
-                         "speaks to it on fds 3 and 4: run python3 lessons/grade.py\n");
+    std::fprintf(stderr,
+                 "the piece runner is started by a test program of a grade build, which "
+                 "speaks to it on fds 3 and 4: run python3 lessons/grade.py\n");
     return 2;
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // what a piece prints, in the order of the calls

@@ -61,14 +61,15 @@ AnswerHead run_call(Body&& body) {
   return head;
 }
 
-/// Serves one call of `fn`: its arguments from `in`, the answer into `out`.
+/// Serves one call of `fn`, named `piece`: its arguments from `in`, the answer into `out`. A
+/// write outside an argument's elements fails the call as a memory error would.
 template <class R, class... P>
-void serve(R (*fn)(P...), Reader& in, Writer& out) {
+void serve(const char* piece, R (*fn)(P...), Reader& in, Writer& out) {
   std::tuple<typename Arg<P>::Held...> held;
   std::apply([&](auto&... h) { (h.read(in), ...); }, held);
   if (!in.done()) throw WireError("bytes after the last argument");
   std::conditional_t<std::is_void_v<R>, char, R> result{};
-  const AnswerHead head = run_call([&] {
+  AnswerHead head = run_call([&] {
     std::apply(
         [&](auto&... h) {
           if constexpr (std::is_void_v<R>) {
@@ -79,6 +80,17 @@ void serve(R (*fn)(P...), Reader& in, Writer& out) {
         },
         held);
   });
+  std::size_t argument = 0;
+  std::apply(
+      [&](const auto&... h) {
+        ((++argument,
+          h.damage().empty()
+              ? void()
+              : head.failures.push_back(std::string(piece) + "() wrote outside its argument " +
+                                        std::to_string(argument) + ": " + h.damage())),
+         ...);
+      },
+      held);
   put(out, head);
   if constexpr (!std::is_void_v<R>) {
     if (head.outcome == Outcome::returned) put(out, result);

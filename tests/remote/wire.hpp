@@ -43,10 +43,8 @@ class Writer {
     out_.insert(out_.end(), p, p + count);
   }
   template <class T>
-    requires std::is_arithmetic_v<T>
-  void number(T value) {
-    bytes(&value, sizeof value);
-  }
+  requires std::is_arithmetic_v<T>
+  void number(T value) { bytes(&value, sizeof value); }
   void text(std::string_view s) {
     number<std::uint64_t>(s.size());
     bytes(s.data(), s.size());
@@ -66,8 +64,7 @@ class Reader {
     in_.remove_prefix(count);
   }
   template <class T>
-    requires std::is_arithmetic_v<T>
-  T number() {
+  requires std::is_arithmetic_v<T> T number() {
     T value;
     bytes(&value, sizeof value);
     return value;
@@ -75,7 +72,8 @@ class Reader {
   /// A count of elements of `size` bytes each that the rest of the message can hold.
   std::size_t count(std::size_t size) {
     const auto n = number<std::uint64_t>();
-    if (n > in_.size() / size) throw WireError("a length of " + std::to_string(n) + " is past the message's end");
+    if (n > in_.size() / size)
+      throw WireError("a length of " + std::to_string(n) + " is past the message's end");
     return static_cast<std::size_t>(n);
   }
   std::string text() {
@@ -84,6 +82,7 @@ class Reader {
     return s;
   }
   bool done() const { return in_.empty(); }
+  std::size_t left() const { return in_.size(); }
 
  private:
   std::string_view in_;
@@ -92,15 +91,11 @@ class Reader {
 // ---- Encodings: put() on the side that has the value, take() on the other. ----
 
 template <class T>
-  requires std::is_arithmetic_v<T>
-void put(Writer& w, T value) {
-  w.number(value);
-}
+requires std::is_arithmetic_v<T>
+void put(Writer& w, T value) { w.number(value); }
 template <class T>
-  requires std::is_arithmetic_v<T>
-void take(Reader& r, T& value) {
-  value = r.number<T>();
-}
+requires std::is_arithmetic_v<T>
+void take(Reader& r, T& value) { value = r.number<T>(); }
 
 /// A span's elements: its length, then its elements.
 template <class T>
@@ -124,7 +119,9 @@ void put(Writer& w, MatrixView<T> m) {
 template <class T>
 std::pair<std::int64_t, std::int64_t> take_matrix(Reader& r, std::vector<T>& storage) {
   const auto rows = r.number<std::int64_t>(), cols = r.number<std::int64_t>();
-  if (rows < 0 || cols < 0 || (cols > 0 && static_cast<std::uint64_t>(rows) > kMaxMessage / static_cast<std::uint64_t>(cols))) {
+  if (rows < 0 || cols < 0 ||
+      (cols > 0 &&
+       static_cast<std::uint64_t>(rows) > kMaxMessage / static_cast<std::uint64_t>(cols))) {
     throw WireError("a matrix of " + std::to_string(rows) + " x " + std::to_string(cols));
   }
   storage.resize(static_cast<std::size_t>(rows * cols));
@@ -162,13 +159,13 @@ enum class Outcome : std::uint8_t {
   cuda_error = 3,       ///< andrea::CudaError: a CUDA call or a launch failed
   other_exception = 4,  ///< any other std::exception
   unknown_exception = 5,
-  not_served = 6,       ///< the runner has no such piece (its lesson's runner was asked)
+  not_served = 6,  ///< the runner has no such piece (its lesson's runner was asked)
 };
 
 struct AnswerHead {
   Outcome outcome = Outcome::returned;
-  std::string type;     ///< the exception's type, for other_exception
-  std::string message;  ///< its what()
+  std::string type;                   ///< the exception's type, for other_exception
+  std::string message;                ///< its what()
   std::uint64_t launches = 0;         ///< kernels the call launched (the CPU layer's count)
   std::vector<std::string> failures;  ///< the text of each launch that failed
 };
@@ -182,7 +179,8 @@ inline void put(Writer& w, const AnswerHead& h) {
   for (const std::string& f : h.failures) w.text(f);
 }
 inline void take(Reader& r, AnswerHead& h) {
-  if (r.number<std::uint32_t>() != kAnswerMark) throw WireError("the answer does not start with its marker");
+  if (r.number<std::uint32_t>() != kAnswerMark)
+    throw WireError("the answer does not start with its marker");
   const auto outcome = r.number<std::uint8_t>();
   if (outcome > static_cast<std::uint8_t>(Outcome::not_served)) {
     throw WireError("an outcome of " + std::to_string(outcome));
