@@ -167,6 +167,9 @@ touch "$work/before-class"
 python3 "$root/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" \
   --test-timeout 30 --disk-limit $((512 << 20)) --hidden-seed 7 | tee "$work/class.txt"
 r=$work/results
+kept_rows() {  # the rows of grades.csv kept byte for byte: the header, the maxima and the four
+  grep -E '^(student|\(max\)|full|partial|compile-error|hang),'  # (the others: their own checks below)
+}
 for name in full partial compile-error hang; do
   python3 - "$r/$name/results.json" "$work/$name.json" <<'EOF'
 import json, sys
@@ -177,10 +180,10 @@ EOF
 done
 if [ "${ANDREA_UPDATE_EXPECTED:-}" = 1 ]; then
   mkdir -p "$expected"
-  cp "$r/grades.csv" "$expected/grades.csv"
+  kept_rows < "$r/grades.csv" > "$expected/grades.csv"
   for name in full partial compile-error hang; do cp "$work/$name.json" "$expected/$name.json"; done
 fi
-if diff -u "$expected/grades.csv" "$r/grades.csv"; then pass; else fail "grades.csv differs from grader/release/test_grader/grades.csv"; fi
+if diff -u "$expected/grades.csv" <(kept_rows < "$r/grades.csv"); then pass; else fail "grades.csv differs from grader/release/test_grader/grades.csv"; fi
 for name in full partial compile-error hang; do
   if diff -u "$expected/$name.json" "$work/$name.json"; then pass; else fail "$name/results.json differs from grader/release/test_grader/$name.json"; fi
 done
