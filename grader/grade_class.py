@@ -16,12 +16,16 @@ grades.csv (one row per student), and per student <name>/results.json (Gradescop
 A submission that cannot be graded gets 0 and its reason; the batch goes on.
 """
 import argparse
+import concurrent.futures
+import json
 import os
 import pathlib
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import gradebook
@@ -66,15 +70,26 @@ def configure(work: pathlib.Path, args) -> list:
 def prepare_base(work: pathlib.Path, args) -> str:
     """Configures and builds the course with the stubs. Returns "" or what went wrong."""
     shutil.copytree(ROOT / "lessons", work / "lessons", symlinks=True)
-    for command in (configure(work, args),
-                    ["cmake", "--build", str(work / "build"), "--target", "lesson_tests", "-j",
-                     str(args.jobs)]):
+    for command in (configure(work, args), None):
         # No student code yet: the stubs, and the course's test programs.
+        command = command or ["cmake", "--build", str(work / "build"), "--target",
+                              *targets(work, args.label), "-j", str(args.jobs)]
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               check=False)
         if done.returncode != 0:
             return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
     return ""
+
+
+def targets(work: pathlib.Path, label: str) -> list:
+    """What the base build builds: every lesson's test programs and runners, or, for -L, those
+    of the steps it selects (an assignment of a few lessons builds only theirs)."""
+    if not label:
+        return ["lesson_tests"]
+    plan = work / "build" / "grade_plan.jsonl"
+    entries = [json.loads(line) for line in plan.read_text().splitlines() if line.strip()]
+    return sorted({name for e in entries if grading.selected(label, e["lesson"], e["backend"])
+                   and e["backend"] != "gpu" for name in (e["target"], e["runner_target"])})
 
 
 def keep_base(work: pathlib.Path) -> None:
@@ -101,24 +116,33 @@ def grade_stubs(work: pathlib.Path, args) -> tuple:
     return [(step.key, step.max_points) for step in stubs.steps], ""
 
 
-def fresh_tree(work: pathlib.Path, files: dict) -> None:
-    """work/build and work/lessons as the base left them, then the submission's exercise files
-    (newer than the base's objects: make compiles them, and only them). The stubs' results are
-    the cache the submission starts from, kept where its processes cannot write."""
+def fresh_tree(work: pathlib.Path, files: dict, slot: pathlib.Path = None) -> None:
+    """slot/build and slot/lessons (slot: work, or a worker's folder when the class is graded in
+    parallel) as the base left them, then the submission's exercise files (newer than the base's
+    objects: make compiles them, and only them). The stubs' results are the cache the
+    submission starts from, kept where its processes cannot write."""
+    slot = slot or work
     for name in ("build", "lessons"):
-        shutil.rmtree(work / name, ignore_errors=True)
-    shutil.copytree(work / "base", work / "build", symlinks=True)
-    shutil.copytree(work / "stubs", work / "lessons", symlinks=True)
+        shutil.rmtree(slot / name, ignore_errors=True)
+    shutil.copytree(work / "base", slot / "build", symlinks=True)
+    shutil.copytree(work / "stubs", slot / "lessons", symlinks=True)
     now = time.time() + 1
     for exercise, text in files.items():
-        path = work / "lessons" / exercise
+        path = slot / "lessons" / exercise
         path.write_text(text, encoding="utf-8")
         os.utime(path, (now, now))
-    sandbox.prepare(work / "build")  # its compiler runs as nobody
-    shutil.copy2(work / "stubs-results.json", work / grading.CACHE)
+    # The hidden tests' programs and their solution libraries: the submission's build needs
+    # neither (the test programs run are the base's), and its compiler must not read them.
+    # (Not the sources configure wrote next to them, test_*_runner.cpp: without them, the build
+    # would configure again.)
+    for path in (slot / "build" / "tests" / "hidden").glob("*"):
+        if path.is_file() and (path.suffix == ".a" or (path.name.startswith("test_") and not path.suffix)):
+            path.unlink()
+    sandbox.prepare(slot / "build")  # its compiler runs as nobody
+    shutil.copy2(work / "stubs-results.json", slot / grading.CACHE)
 
 
-def hidden_paths(work: pathlib.Path, args) -> str:
+def hidden_paths(work: pathlib.Path, args, slot: pathlib.Path = None) -> str:
     """What no student process may see (sandbox.sh's ANDREA_SANDBOX_HIDE): the course's solutions,
     its hidden tests, its own builds and history, the class's base build and cached results, the
     other submissions and the results."""
@@ -126,9 +150,7 @@ def hidden_paths(work: pathlib.Path, args) -> str:
     paths = [*(p for p in (ROOT / "tests" / "hidden").glob("*") if p.name != "CMakeLists.txt"),
              ROOT / "grader" / "release", ROOT / ".git",
              *ROOT.glob("build*"), work / "base", work / "stubs-results.json", work / grading.CACHE,
-             # the hidden tests' solution libraries and programs in the build's copy
-             *(p for p in (work / "build" / "tests" / "hidden").glob("*")
-               if p.suffix == ".a" or p.name.startswith("test_")),
+             *(w for w in work.glob("worker-*") if w != slot),  # the other submissions' builds
              pathlib.Path(args.submissions).resolve(), pathlib.Path(args.out).resolve()]
     for lesson in grading.manifest():
         for piece in lesson["pieces"]:
@@ -152,14 +174,21 @@ class Stopped(Exception):
     """A submission stopped for its limits: the reason is the exception's text."""
 
 
-def limited_runner(work: pathlib.Path, args, deadline: float):
+def limited_runner(work: pathlib.Path, args, deadline: float, slot: pathlib.Path):
     """The engine's runner for one submission: each command runs with the submission's memory
     limit and what is left of its wall time, its build folder watched. cmake --build compiles the
     student's files: in the sandbox, only the build folder writable. A test program is the
     course's (it links no student code): outside the sandbox, with the limits; the runner it
-    starts goes through the sandbox (ANDREA_RUNNER_LAUNCHER)."""
-    base = sandbox.usage(work / "build")
-    hide = hidden_paths(work, args)
+    starts goes through the sandbox (ANDREA_RUNNER_LAUNCHER). A worker's build (slot is not
+    work) is a copy of the base, whose files name work/build and work/lessons: in the sandbox,
+    the worker's folders are seen there (ANDREA_SANDBOX_VIEW)."""
+    build = slot / "build"
+    base = sandbox.usage(build)
+    hide = hidden_paths(work, args, slot)
+    env = {"ANDREA_SANDBOX_READ": f"{work}:{ROOT}", "ANDREA_SANDBOX_HIDE": hide,
+           "ANDREA_RUNNER_LAUNCHER": str(work / "sandbox.sh")}
+    if slot != work:
+        env["ANDREA_SANDBOX_VIEW"] = f"{build}={work / 'build'}:{slot / 'lessons'}={work / 'lessons'}"
 
     def run(command: list) -> tuple:
         left = deadline - time.monotonic()
@@ -168,11 +197,11 @@ def limited_runner(work: pathlib.Path, args, deadline: float):
         limits = sandbox.Limits(wall_s=left, memory_bytes=args.memory, disk_bytes=args.disk_limit,
                                 disk_files=DISK_FILES)
         compiling = command[0] == "cmake"
+        if compiling:  # cmake --build work/build, as the build's files name it
+            command = [str(work / "build") if part == str(build) else part for part in command]
         done = sandbox.run(command, limits=limits, sandboxed=compiling,
-                           writable=[work / "build"] if compiling else [],
-                           extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}", "ANDREA_SANDBOX_HIDE": hide,
-                                      "ANDREA_RUNNER_LAUNCHER": str(work / "sandbox.sh")},
-                           watch=work / "build", watch_base=base)
+                           writable=[build] if compiling else [], extra_env=env,
+                           watch=build, watch_base=base)
         if done.disk:
             raise Stopped(f"its build {done.disk}, and was stopped")
         if done.timed_out:
@@ -181,17 +210,20 @@ def limited_runner(work: pathlib.Path, args, deadline: float):
     return run
 
 
-def run_grader(work: pathlib.Path, grade: gradebook.Grade, args) -> gradebook.Grade:
-    """Grades work/build with the engine (it builds the submission's runners in the sandbox, then
-    runs the base build's test programs) under the submission's limits, and reads its results
-    into grade."""
+def run_grader(work: pathlib.Path, grade: gradebook.Grade, args,
+               slot: pathlib.Path = None) -> gradebook.Grade:
+    """Grades slot/build (slot: work, or a worker's folder) with the engine (it builds the
+    submission's runners in the sandbox, then runs the base build's test programs) under the
+    submission's limits, and reads its results into grade."""
+    slot = slot or work
     start = time.monotonic()
     try:
-        runner = limited_runner(work, args, start + args.submission_timeout)
-        result = grading.grade_build(work / "build", args.label, runner=runner,
-                                     trusted=work / "base", cache_file=work / grading.CACHE)
+        runner = limited_runner(work, args, start + args.submission_timeout, slot)
+        result = grading.grade_build(slot / "build", args.label, runner=runner,
+                                     trusted=work / "base", cache_file=slot / grading.CACHE)
         grade.steps = [gradebook.Step(**step) for step in result["steps"]]
         grade.report = result["report"]
+        grade.public_report = result["public_report"]
     except Stopped as stopped:
         grade.reason = str(stopped)
     except (Exception, SystemExit) as error:  # one submission never stops the class
@@ -219,7 +251,48 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--work", help="the folder to build in, kept afterwards (default: a temporary one)")
     parser.add_argument("--work-parent", help="where the temporary work folder is made")
     parser.add_argument("-j", dest="jobs", type=int, default=2, help="build jobs (2)")
+    parser.add_argument("-P", "--parallel", type=int, default=1,
+                        help="submissions graded at once, each in its own sandbox and build (1)")
     return parser.parse_args()
+
+
+def grade_all(work: pathlib.Path, class_: list, steps: list, out: pathlib.Path, args) -> list:
+    """Grades every submission, args.parallel at a time, each in a worker folder of its own
+    (work/worker-N: its build and lessons, seen in its sandbox where the base build's files name
+    them), or, one at a time, in work itself. The results are written as each submission ends;
+    grades.csv keeps the class's order, so that it is the same however many run at once."""
+    slots = queue.Queue()
+    for number in range(args.parallel):
+        slot = work if args.parallel == 1 else work / f"worker-{number + 1}"
+        slot.mkdir(mode=0o755, exist_ok=True)
+        slots.put(slot)
+    lock = threading.Lock()
+    grades = [None] * len(class_)
+    total = sum(worth for _, worth in steps)
+
+    def one(number: int, submission) -> None:
+        if submission.reason:
+            grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
+        else:
+            slot = slots.get()
+            try:
+                fresh_tree(work, submission.files, slot)
+                grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args, slot)
+            finally:
+                slots.put(slot)
+        with lock:
+            grades[number] = grade
+            gradebook.write_student(out, grade, steps)
+            gradebook.write_atomically(out / "grades.csv",
+                                       gradebook.csv_text([g for g in grades if g], steps))
+            said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
+            print(f"[{number + 1}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)",
+                  flush=True)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.parallel) as pool:
+        for done in [pool.submit(one, n, s) for n, s in enumerate(class_)]:
+            done.result()
+    return grades
 
 
 def main() -> int:
@@ -245,6 +318,11 @@ def main() -> int:
     usable, why_not = sandbox.available()
     print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
           f"no sandbox: {why_not}; grading goes on with the limits alone", flush=True)
+    if args.parallel < 1 or (args.parallel > 1 and not usable):
+        print(f"-P {args.parallel}: " + ("at least 1" if args.parallel < 1 else
+              "grading in parallel needs the bubblewrap sandbox (each submission's build is seen "
+              f"where the base build's files name it), and {why_not}"), file=sys.stderr)
+        return 2
     work = pathlib.Path(args.work).resolve() if args.work else pathlib.Path(
         tempfile.mkdtemp(prefix="andrea-class-", dir=args.work_parent))
     if args.work:
@@ -266,19 +344,7 @@ def main() -> int:
             print(failed or wrong, file=sys.stderr)
             return 2
         print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
-        grades = []
-        for number, submission in enumerate(class_, 1):
-            if submission.reason:
-                grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
-            else:
-                fresh_tree(work, submission.files)
-                grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args)
-            grades.append(grade)
-            gradebook.write_student(out, grade, steps)
-            gradebook.write_atomically(out / "grades.csv", gradebook.csv_text(grades, steps))
-            total = sum(worth for _, worth in steps)
-            said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
-            print(f"[{number}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)", flush=True)
+        grades = grade_all(work, class_, steps, out, args)
     finally:
         if not args.work:  # a temporary folder goes, whatever happened
             shutil.rmtree(work, ignore_errors=True)

@@ -24,6 +24,10 @@ class Step:
     passed: int = 0     # tests passed (under every thread order) out of ...
     tests: int = 0
     reason: str = ""    # why points are missing: the first failure, or what stopped the grading
+    public: list = dataclasses.field(default_factory=lambda: [0, 0])  # [passed, tests], public
+    hidden: list = dataclasses.field(default_factory=lambda: [0, 0])  # the same, hidden tests
+    public_reason: str = ""  # reason, from the public tests alone
+    hidden_reason: str = ""  # reason, from the hidden tests alone
 
 
 @dataclasses.dataclass
@@ -34,6 +38,7 @@ class Grade:
     steps: list = dataclasses.field(default_factory=list)
     reason: str = ""
     report: str = ""
+    public_report: str = ""         # the report without what the hidden tests found
     seconds: float = 0.0
 
     @property
@@ -88,25 +93,46 @@ def notes(grade: Grade) -> str:
                      if "tried to write" in step.reason)
 
 
-def gradescope(grade: Grade, steps: list) -> dict:
-    """The Gradescope results.json of one student."""
+def gradescope(grade: Grade, steps: list, hidden_apart: bool = False) -> dict:
+    """The Gradescope results.json of one student: one test per step. hidden_apart (the
+    Gradescope autograder, grader/gradescope.py): a step with hidden tests is two tests, its
+    public half "visible" and its hidden half "after_due_date", each worth half the step."""
     tests, by_key = [], {step.key: step for step in grade.steps}
-    for number, (key, worth) in enumerate(steps, 1):
+    for key, worth in steps:
         step = by_key.get(key)
         if step is None or grade.reason:
-            name = step.name if step else key
-            tests.append({"name": name, "number": str(number), "score": 0.0, "max_score": worth,
+            tests.append({"name": step.name if step else key, "number": "", "score": 0.0,
+                          "max_score": worth,
                           "status": "failed", "visibility": "visible",
                           "output": grade.reason or "not graded"})
-            continue
-        done = f"{step.passed}/{step.tests} tests pass" if step.tests else ""
-        tests.append({"name": step.name, "number": str(number), "score": round(step.points, 2),
-                      "max_score": worth, "visibility": "visible",
-                      "status": "passed" if step.points >= worth else "failed",
-                      "output": "\n".join(filter(None, (done, step.reason))) or "no test ran"})
+        elif hidden_apart and step.hidden[1]:
+            # column() scores each half by its share, and the whole step 0 for a memory error
+            # or a race: the public half's points, then the rest for the hidden half.
+            shown = 0.0 if step.points == 0 else worth / 2 * step.public[0] / max(1, step.public[1])
+            public_reason = step.public_reason or (
+                "the step scores 0 for what its hidden tests found (shown after the due date)"
+                if step.points == 0 and step.hidden_reason else "")
+            tests.append(test_of(step.name, shown, worth / 2, step.public, public_reason, "visible"))
+            tests.append(test_of(step.name + " (hidden tests)", step.points - shown, worth / 2,
+                                 step.hidden, step.hidden_reason, "after_due_date"))
+        else:
+            tests.append(test_of(step.name, step.points, worth, [step.passed, step.tests],
+                                 step.reason, "visible"))
+    for number, test in enumerate(tests, 1):
+        test["number"] = str(number)
+    report = grade.public_report if hidden_apart else grade.report
     return {"score": round(grade.total, 2), "execution_time": round(grade.seconds),
-            "output": grade.reason or grade.report, "output_format": "text",
+            "output": grade.reason or report, "output_format": "text",
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+
+
+def test_of(name: str, score: float, worth: float, counts: list, reason: str, visibility: str) -> dict:
+    """One test of a results.json: a step, or its public or hidden half."""
+    done = f"{counts[0]}/{counts[1]} tests pass" if counts[1] else ""
+    return {"name": name, "number": "", "score": round(score, 2), "max_score": worth,
+            "visibility": visibility,
+            "status": "passed" if score >= worth - 1e-9 else "failed",
+            "output": "\n".join(filter(None, (done, reason))) or "no test ran"}
 
 
 def write_student(out: pathlib.Path, grade: Grade, steps: list) -> None:

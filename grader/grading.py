@@ -148,8 +148,12 @@ def plan(build_dir: pathlib.Path, trusted: pathlib.Path = None) -> list:
     if not listing.exists():
         sys.exit(f"no {listing}: configure the grade build first (cmake --preset grade)")
     entries = [json.loads(line) for line in listing.read_text().splitlines() if line.strip()]
+    # The paths are those of the folder the build was configured in; a copy of it (a class's
+    # base, or one worker's build when a class is graded in parallel) lies elsewhere.
+    configured = pathlib.Path(cache_value(trusted, "CMAKE_CACHEFILE_DIR", str(build_dir)))
     for e in entries:
-        e["program"] = str(trusted / pathlib.Path(e["program"]).relative_to(build_dir))
+        e["program"] = str(trusted / pathlib.Path(e["program"]).relative_to(configured))
+        e["runner"] = str(build_dir / pathlib.Path(e["runner"]).relative_to(configured))
     return entries
 
 
@@ -346,10 +350,11 @@ def inputs(build_dir: pathlib.Path, lesson: str, backend: str, trusted: pathlib.
         except OSError:
             signature.append([str(path), None, None])
     for runner in sorted({e["runner"] for e in entries}):
+        where = os.path.relpath(runner, build_dir)  # the same in every copy of the build
         try:
-            signature.append([runner, hashlib.sha256(pathlib.Path(runner).read_bytes()).hexdigest()])
+            signature.append([where, hashlib.sha256(pathlib.Path(runner).read_bytes()).hexdigest()])
         except OSError:
-            signature.append([runner, None])
+            signature.append([where, None])
     return signature
 
 
@@ -516,16 +521,17 @@ def no_results() -> dict:
 
 def column(step: Step, results: dict, broken: dict) -> tuple:
     """(cell text, share of the step's points, [(test, orders that failed, reason)], tests
-    passed (under every order), tests)."""
+    passed (under every order), tests, [passed, tests] of the public tests, the same of the
+    hidden ones)."""
     if (step.lesson, step.backend) in broken:
         reason = broken[(step.lesson, step.backend)]
         text = "not built" if reason.startswith("not built") else "does not compile"
-        return text, 0.0, [("", [], reason)], 0, 0
+        return text, 0.0, [("", [], reason)], 0, 0, [0, 0], [0, 0]
     tests = {t: runs for t, runs in results[step.lesson][step.backend].items() if belongs(step, t)}
     if not tests:
-        return "-", 0.0, [], 0, 0
+        return "-", 0.0, [], 0, 0, [0, 0], [0, 0]
     if all(s == "skipped" for runs in tests.values() for _, s, _ in runs):
-        return "skipped", 0.0, [], 0, len(tests)
+        return "skipped", 0.0, [], 0, len(tests), [0, 0], [0, 0]
     # A test skipped under every order (mpirun absent, with its reason) neither counts nor costs.
     tests = {t: runs for t, runs in tests.items() if any(s != "skipped" for _, s, _ in runs)}
     passed = [t for t, runs in tests.items() if all(s == "pass" for _, s, _ in runs)]
@@ -535,17 +541,25 @@ def column(step: Step, results: dict, broken: dict) -> tuple:
         if failed:
             orders = [o for o, _ in failed] if len(runs) > 1 and len(failed) < len(runs) else []
             failures.append((test, orders, failed[0][1]))
-    counts = (len(passed), len(tests))
+    counts = (len(passed), len(tests), *split(tests, passed))
     if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
         return ("not implemented", 0.0, failures, *counts)
     if any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
         return ("memory error", 0.0, failures, *counts)
     if any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
         return ("race", 0.0, failures, *counts)
-    hidden = {t for t, runs in tests.items() if runs[0][0] == "hidden"}  # LNN-backend-hidden/
-    groups = [g for g in (set(tests) - hidden, hidden) if g]
-    share = sum(len(g.intersection(passed)) / len(g) for g in groups) / len(groups)
+    public, hidden = counts[2], counts[3]
+    groups = [g for g in (public, hidden) if g[1]]
+    share = sum(p / n for p, n in groups) / len(groups)
     return (f"{len(passed)}/{len(tests)} pass", share, failures, *counts)
+
+
+def split(tests: dict, passed: list) -> tuple:
+    """([passed, tests] of the public tests, [passed, tests] of the hidden ones: their runs are
+    named "hidden", LNN-backend-hidden/)."""
+    hidden = {t for t, runs in tests.items() if runs[0][0] == "hidden"}
+    return ([len(set(passed) - hidden), len(tests) - len(hidden)],
+            [len(hidden.intersection(passed)), len(hidden)])
 
 
 def explain(step: Step, text: str, failures: list) -> list:
@@ -577,13 +591,14 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     names = titles()
     lessons = sorted({lesson for lesson, _ in pairs} | set(results))
     table = [f"{'lesson':<30} {'C++':<18} {'CUDA on CPU':<18} {'GPU':<18} {'points':>7}"]
-    report, graded = [], []
+    report, public_report, graded = [], [], []
     total = possible = 0.0
     if tampered:
         report.append("  the goldens or the test programs changed while the tests ran (a test wrote "
                       f"into {tampered[0]}"
                       + (f" and {len(tampered) - 1} more files" if len(tampered) > 1 else "")
                       + "): no points are given; restore them (git checkout golden/, rebuild) and grade again")
+        public_report.append(report[-1])
     for lesson in lessons:
         rows = steps_of(lesson)
         for number, row in enumerate(rows):
@@ -598,8 +613,11 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                 if step.backend == "gpu" and (lesson, "gpu") in pairs and not gpu_present():
                     cells.append("skipped")  # no GPU here: neither built nor run
                     continue
-                text, share, failures, passed, tests = column(step, results, broken)
+                text, share, failures, passed, tests, public, hidden = column(step, results, broken)
                 cells.append(text)
+                hidden_tests = {t for t, runs in results[lesson][step.backend].items()
+                                if runs and runs[0][0] == "hidden"}
+                shown = [f for f in failures if f[0] not in hidden_tests]
                 if step.backend in POINTS:
                     step_worth = POINTS[step.backend] / (len(rows) if step.backend != "cpu" else 1)
                     step_points = 0.0 if tampered else step_worth * share
@@ -607,8 +625,12 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                     graded.append({"key": step.key, "name": step_title(step, names),
                                    "points": step_points, "max_points": step_worth,
                                    "passed": passed, "tests": tests,
-                                   "reason": first_reason(failures)})
+                                   "public": public, "hidden": hidden,
+                                   "reason": first_reason(failures),
+                                   "public_reason": first_reason(shown),
+                                   "hidden_reason": first_reason([f for f in failures if f not in shown])})
                 report += explain(step, text, failures)
+                public_report += explain(step, text, shown)
             if all(c in ("", "(not graded)") for c in cells):
                 continue
             total, possible = total + points, possible + worth
@@ -620,9 +642,11 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     else:
         table.append("total: no points in this selection (the GPU column never counts)")
     text = "\n".join(table) + "\n"
-    if report:
-        text += "\nwhat fails and why (first failure of each kind):\n" + "\n".join(report) + "\n"
-    return {"steps": graded, "report": text}
+    why_text = "\nwhat fails and why (first failure of each kind):\n"
+    return {"steps": graded,
+            "report": text + (why_text + "\n".join(report) + "\n" if report else ""),
+            # the same, without what the hidden tests found (an autograder shows it after the due date)
+            "public_report": text + (why_text + "\n".join(public_report) + "\n" if public_report else "")}
 
 
 def first_reason(failures: list) -> str:

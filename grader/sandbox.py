@@ -64,6 +64,21 @@ def available() -> tuple:
     return _PROBE
 
 
+_MODE = None
+
+
+def set_mode(mode: str) -> None:
+    """"bwrap", "user" (no bubblewrap: the user nobody and the limits; what nobody may not read
+    is the caller's to hide, by its permissions) or "off" (the limits alone)."""
+    global _MODE
+    _MODE = mode
+
+
+def mode() -> str:
+    """The sandbox in use: set_mode()'s, else bubblewrap where it works, else the limits alone."""
+    return _MODE or ("bwrap" if available()[0] else "off")
+
+
 def environment(limits: Limits) -> dict:
     """The environment sandbox.sh reads its limits from (its children inherit it: ctest, then
     the test programs it starts through sandbox.sh)."""
@@ -71,7 +86,7 @@ def environment(limits: Limits) -> dict:
     if os.geteuid() != 0:  # the limit counts every process of this user, not only the sandbox's
         processes += sum(1 for p in pathlib.Path("/proc").iterdir()
                          if p.name.isdigit() and _owner(p) == os.geteuid())
-    return {**os.environ, "ANDREA_SANDBOX": "on" if available()[0] else "off",
+    return {**os.environ, "ANDREA_SANDBOX": {"bwrap": "on"}.get(mode(), mode()),
             "ANDREA_SANDBOX_MEMORY": str(limits.memory_bytes),
             "ANDREA_SANDBOX_PROCESSES": str(processes),
             "ANDREA_SANDBOX_FILE": str(limits.file_bytes),
@@ -87,7 +102,7 @@ def _owner(path: pathlib.Path) -> int:
 
 def prepare(folder: pathlib.Path) -> None:
     """Makes a folder writable inside the sandbox (owned by nobody when running as root)."""
-    if os.geteuid() == 0 and available()[0]:
+    if os.geteuid() == 0 and mode() != "off":
         for path in [folder, *folder.rglob("*")]:
             if not path.is_symlink():
                 os.chown(path, NOBODY, NOBODY)

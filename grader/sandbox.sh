@@ -16,6 +16,8 @@
 # private /tmp (this script's folder always is).
 # -n, or ANDREA_SANDBOX=off (grader/sandbox.py sets it where bubblewrap cannot work): the
 # limits alone (-n for the command only: what it starts through sandbox.sh is sandboxed).
+# ANDREA_SANDBOX=user: no bubblewrap, but the user nobody (when run as root), the cleared
+# environment and the limits (the Gradescope autograder where its container allows no more).
 set -eu
 if [ "${1:-}" = --inside ]; then  # in the sandbox, or -n: the limits, then the command
   shift
@@ -31,9 +33,21 @@ limits_only=""
 for path in $(echo "${ANDREA_SANDBOX_READ:-}" | tr ':' ' '); do
   binds="$binds --ro-bind $path $path"
 done
+# ANDREA_SANDBOX_VIEW (REAL=VIEW:...): a folder seen at another path in the sandbox, read-only,
+# or writable when named by -w (a worker's copy of the class's build, whose files name another
+# folder: grader/grade_class.py -P).
+view_of() {
+  for pair in $(echo "${ANDREA_SANDBOX_VIEW:-}" | tr ':' ' '); do
+    if [ "${pair%%=*}" = "$1" ]; then echo "${pair#*=}"; return; fi
+  done
+  echo "$1"
+}
+for pair in $(echo "${ANDREA_SANDBOX_VIEW:-}" | tr ':' ' '); do
+  binds="$binds --ro-bind ${pair%%=*} ${pair#*=}"
+done
 while [ $# -gt 0 ]; do
   case "$1" in
-    -w) binds="$binds --bind $2 $2"; shift 2 ;;
+    -w) binds="$binds --bind $2 $(view_of "$2")"; shift 2 ;;
     -n) limits_only=1; shift ;;
     --) shift; break ;;
     *) break ;;  # the command
@@ -42,6 +56,22 @@ done
 if [ -n "$limits_only" ] || [ "${ANDREA_SANDBOX:-on}" = off ]; then
   exec "$0" --inside "$@"
 fi
+# What the command may know of the environment (the same list as tests/remote/client.cpp's).
+kept="PATH=${PATH:-/usr/bin:/bin} TMPDIR=/tmp HOME=/tmp"
+for name in $(env | sed -n 's/^\(LANG\|LC_ALL\|CUDASIM_[A-Z_]*\|[AUL]SAN_OPTIONS\|ANDREA_SANDBOX_MEMORY\|ANDREA_SANDBOX_PROCESSES\|ANDREA_SANDBOX_FILE\)=.*/\1/p'); do
+  kept="$kept $name=$(printenv "$name")"
+done
+as_nobody=""
+if [ "$(id -u)" = 0 ]; then  # root ignores the process limit
+  as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ "${ANDREA_SANDBOX:-on}" = user ]; then
+  # No bubblewrap (a container that cannot make namespaces, as on Gradescope): the user nobody,
+  # the cleared environment and the limits; what nobody may not read is hidden by its
+  # permissions (grader/gradescope.py), not by this script.
+  # shellcheck disable=SC2086  # $as_nobody and $kept are lists of words
+  exec $as_nobody env -i $kept "$0" --inside "$@"
+fi
 for path in $(echo "${ANDREA_SANDBOX_HIDE:-}" | tr ':' ' '); do  # after the binds: over them
   if [ -d "$path" ]; then
     binds="$binds --tmpfs $path"
@@ -49,15 +79,10 @@ for path in $(echo "${ANDREA_SANDBOX_HIDE:-}" | tr ':' ' '); do  # after the bin
     binds="$binds --ro-bind /dev/null $path"
   fi
 done
-# What the command may know of the environment (the same list as tests/remote/client.cpp's).
-setenv="--clearenv --setenv PATH ${PATH:-/usr/bin:/bin} --setenv TMPDIR /tmp --setenv HOME /tmp"
-for name in $(env | sed -n 's/^\(LANG\|LC_ALL\|CUDASIM_[A-Z_]*\|[AUL]SAN_OPTIONS\|ANDREA_SANDBOX_MEMORY\|ANDREA_SANDBOX_PROCESSES\|ANDREA_SANDBOX_FILE\)=.*/\1/p'); do
-  setenv="$setenv --setenv $name $(printenv "$name")"
+setenv="--clearenv"
+for pair in $kept; do
+  setenv="$setenv --setenv ${pair%%=*} ${pair#*=}"
 done
-as_nobody=""
-if [ "$(id -u)" = 0 ]; then  # root ignores the process limit
-  as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
-fi
 # shellcheck disable=SC2086  # $as_nobody, $binds and $setenv are lists of words
 exec $as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
   --size "${ANDREA_SANDBOX_TMP:-268435456}" --tmpfs /tmp $binds $setenv \

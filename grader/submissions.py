@@ -6,9 +6,11 @@ A student's exercise file lessons/01_lookup/lookup.cpp may be given at that path
 submission is used: the tests, CMake files, goldens and grader always come from the course.
 """
 import dataclasses
+import os
 import pathlib
 import re
 import unicodedata
+import zipfile
 
 MAX_FILE_BYTES = 1 << 20  # an exercise file larger than this is refused
 
@@ -89,3 +91,116 @@ def collect(folder: pathlib.Path, exercises: list) -> list:
             submission.files, submission.reason = read_files(entry, exercises)
         result.append(submission)
     return result
+
+
+# An upload to an autograder (grader/gradescope.py): the files as a student uploaded them, a
+# zip of them, or a repository, at any depth. Each exercise file is looked for anywhere in it.
+MAX_DEPTH = 8                # folders below the upload
+MAX_ENTRIES = 20000          # files and folders looked at
+MAX_ZIPS = 4                 # zip files opened (one level: a zip inside one is not)
+MAX_UNZIPPED = 64 << 20      # bytes a zip may hold
+
+
+def gather(upload: pathlib.Path, exercises: list, scratch: pathlib.Path) -> tuple:
+    """({exercise: text}, [notes]): each exercise file of an upload, wherever it lies (at most
+    MAX_DEPTH folders deep, or in a zip file of the upload, which is opened into scratch), and
+    what was not taken, and why: links, files too large or not UTF-8, two copies of one file
+    (the one nearest its place in the course is taken: lessons/01_lookup/lookup.cpp, then
+    01_lookup/lookup.cpp, then the least deep)."""
+    notes, seen = [], [0]
+    by_name = {pathlib.PurePosixPath(e).name: e for e in exercises}
+    found_files = walk(upload, upload, by_name, notes, seen)
+    for archive in [f for f in found_files if f[1].suffix.lower() == ".zip"][:MAX_ZIPS]:
+        place = scratch / f"zip{len(notes)}-{archive[1].stem}"
+        if unzip(archive[1], place, set(by_name), notes, upload):
+            found_files += walk(place, place, by_name, notes, seen)
+    candidates = {}
+    for relative, path in found_files:
+        exercise = by_name.get(path.name)
+        if exercise and path.suffix.lower() != ".zip":
+            wanted = pathlib.PurePosixPath("lessons", exercise).parts
+            rank = next(n for n in (3, 2, 1) if relative.parts[-n:] == wanted[-n:])
+            candidates.setdefault(exercise, []).append((-rank, len(relative.parts), str(relative), path))
+    files = {}
+    for exercise, options in sorted(candidates.items()):
+        options.sort(key=lambda o: o[:3])
+        same = [o for o in options if o[:2] == options[0][:2]]
+        if len(same) > 1:
+            notes.append(f"{len(same)} copies of {exercise} ({', '.join(o[2] for o in same[:3])}): "
+                         f"{same[0][2]} is graded")
+        for _, _, shown, path in options:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                notes.append(f"{shown} holds {size:,} bytes (at most {MAX_FILE_BYTES:,}): not read")
+                continue
+            try:
+                files[exercise] = path.read_text(encoding="utf-8")
+                break
+            except UnicodeDecodeError as error:
+                notes.append(f"{shown} is not UTF-8 text ({error.reason} at byte {error.start}): not read")
+    return files, notes
+
+
+def walk(top: pathlib.Path, base: pathlib.Path, by_name: dict, notes: list, seen: list) -> list:
+    """[(path relative to base, path)] of the regular files under top that an exercise or a zip
+    may be: links are noted and not followed, nor read."""
+    found_files = []
+    for folder, folders, names in os.walk(top):
+        here = pathlib.Path(folder)
+        depth = len(here.relative_to(top).parts)
+        seen[0] += len(folders) + len(names)
+        if seen[0] > MAX_ENTRIES:
+            notes.append(f"the upload holds more than {MAX_ENTRIES:,} files and folders: the rest "
+                         "was not looked at")
+            folders.clear()
+            break
+        if depth >= MAX_DEPTH:
+            if folders:
+                notes.append(f"{here.relative_to(base)}/ lies {depth} folders deep: what is below "
+                             "it was not looked at")
+            folders.clear()
+        folders[:] = sorted(f for f in folders if f != ".git")
+        for name in sorted(names):
+            path = here / name
+            if name not in by_name and not name.lower().endswith(".zip"):
+                continue
+            relative = path.relative_to(base)
+            if path.is_symlink():
+                notes.append(f"{relative} is a link: not read (upload the file itself)")
+            elif path.is_file():
+                found_files.append((relative, path))
+    return found_files
+
+
+def unzip(archive: pathlib.Path, place: pathlib.Path, names: set, notes: list,
+          upload: pathlib.Path) -> bool:
+    """Opens a zip of the upload into place, taking only the files an exercise may be: no path
+    outside place, no link, at most MAX_UNZIPPED bytes in all. False (with a note) when it
+    cannot be read."""
+    shown = archive.relative_to(upload)
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            members = zipped.infolist()
+            if sum(m.file_size for m in members) > MAX_UNZIPPED or len(members) > MAX_ENTRIES:
+                notes.append(f"{shown} holds more than {MAX_UNZIPPED >> 20} MiB or "
+                             f"{MAX_ENTRIES:,} files: not opened")
+                return False
+            for member in members:
+                inner = pathlib.PurePosixPath(member.filename)
+                link = (member.external_attr >> 16) & 0o170000 == 0o120000
+                if member.is_dir() or inner.name not in names:
+                    if inner.suffix.lower() == ".zip":
+                        notes.append(f"{shown}: {inner} is a zip inside a zip: not opened")
+                    continue
+                if inner.is_absolute() or ".." in inner.parts or link:
+                    notes.append(f"{shown}: {inner} is a link or a path out of the zip: not read")
+                    continue
+                target = place / inner
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zipped.open(member) as source:
+                    target.write_bytes(source.read(MAX_FILE_BYTES + 1))
+            notes.append(f"{shown} was opened")
+            return True
+    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as error:
+        notes.append(f"{shown} is not a zip file that can be read ({error}): not opened")
+        return False

@@ -39,6 +39,9 @@ def arguments() -> argparse.Namespace:
                         help="the grade build (default: build-grade/, made by cmake --preset grade)")
     parser.add_argument("--json", metavar="FILE",
                         help="also write the graded steps and the report as JSON")
+    parser.add_argument("--all-pass", action="store_true",
+                        help="exit status 1 unless every graded step has all its points (a "
+                             "pass/fail test, as GitHub Classroom's autograding counts them)")
     return parser.parse_args()
 
 
@@ -55,6 +58,9 @@ def main() -> int:
     print(graded["report"], end="")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(graded, indent=1) + "\n")
+    if args.all_pass and (not graded["steps"] or any(
+            step["points"] < step["max_points"] - 1e-9 for step in graded["steps"])):
+        return 1
     return 0
 
 

@@ -159,7 +159,28 @@ def main() -> int:
     parser.add_argument("--solutions", metavar="DIR")
     parser.add_argument("--only", default="")
     parser.add_argument("--release", metavar="DIR")
+    parser.add_argument("--gradescope", metavar="FILE.zip",
+                        help="write the Gradescope autograder (grader/gradescope.py)")
+    parser.add_argument("-L", dest="label", default="",
+                        help="--gradescope: the steps the assignment grades (L0[1-3], L01-cpu)")
+    parser.add_argument("--hidden-seed", type=int, help="--gradescope: grade the hidden tests too")
+    parser.add_argument("--test-timeout", type=int, help="--gradescope: seconds per test (60)")
+    parser.add_argument("--submission-timeout", type=int,
+                        help="--gradescope: seconds per submission (480): keep it under the "
+                             "assignment's autograder timeout")
     args = parser.parse_args()
+
+    if args.gradescope:
+        sys.path.insert(0, str(ROOT / "grader" / "release"))
+        import release
+        if stubs() != 0:  # the autograder's base build is made with the stubs
+            return 1
+        settings = {"label": args.label, "hidden_seed": args.hidden_seed,
+                    "test_timeout": args.test_timeout, "submission_timeout": args.submission_timeout}
+        settings = {k: v for k, v in settings.items() if v not in (None, "")}
+        count = release.write_gradescope(ROOT, pathlib.Path(args.gradescope), settings)
+        print(f"wrote {args.gradescope}: {count} files; settings {json.dumps(settings)}")
+        return 0
 
     if args.release:
         sys.path.insert(0, str(ROOT / "grader" / "release"))

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 
 # What a release leaves out besides the solutions, whole folders: the hidden tests (the
 # instructor's), the tools that make and check the release from the solutions (this folder: the
@@ -88,12 +89,100 @@ def write(root: pathlib.Path, out: pathlib.Path, solutions: list) -> int:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / name, target)
+    workflow = out / CLASSROOM_WORKFLOW
+    workflow.parent.mkdir(parents=True, exist_ok=True)
+    workflow.write_text(classroom_workflow(root))
     git = ["git", "-C", str(out), "-c", "user.name=andrea-embeddings", "-c",
            "user.email=course@andrea-embeddings.invalid", "-c", "init.defaultBranch=main"]
     subprocess.run(git + ["init", "-q"], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-q", "-m", "The exercises of andrea-embeddings"], check=True)
-    return len(names)
+    return len(names) + 1
+
+
+CLASSROOM_WORKFLOW = ".github/workflows/classroom.yml"
+
+
+def classroom_workflow(root: pathlib.Path) -> str:
+    """The release's GitHub Classroom workflow: each push graded with the public tests, one
+    autograding test per lesson and backend (lessons/lessons.json), worth that step's points
+    when every one of its tests passes (Classroom's command grader is pass/fail)."""
+    lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
+    tests = []
+    for lesson in lessons:
+        for backend, kind in (("cpu", "C++ step"), ("cudasim", "CUDA step on the CPU")):
+            tests.append((f"{lesson['label'].lower()}-{backend}",
+                          f"{lesson['label']} {lesson['title']}, {kind}",
+                          f"python3 lessons/grade.py -L '^{lesson['label']}-{backend}$' --all-pass"))
+    lines = [
+        "# GitHub Classroom's autograding: each push is graded with the course's public tests, one",
+        "# test per lesson and backend, worth 5 points when every one of its tests passes (the",
+        "# command grader is pass/fail; python3 lessons/grade.py shows the partial scores).",
+        "# Written by grader/release/make_exercises.py --release from lessons/lessons.json.",
+        "name: Autograding Tests",
+        "'on':",
+        "  push:",
+        "  workflow_dispatch:",
+        "  repository_dispatch:",
+        "permissions:",
+        "  checks: write",
+        "  actions: read",
+        "  contents: read",
+        "jobs:",
+        "  run-autograding-tests:",
+        "    runs-on: ubuntu-latest  # Ubuntu 24.04: CMake 3.28, g++ 13",
+        "    if: github.actor != 'github-classroom[bot]'",
+        "    steps:",
+        "      - name: Checkout code",
+        "        uses: actions/checkout@v4",
+        "      - name: Install and configure the grade build",
+        "        run: ANDREA_SKIP_TORCH=1 bash install-deps.sh && cmake --preset grade",
+    ]
+    for test_id, name, command in tests:
+        lines += [
+            f"      - name: {name}",
+            f"        id: {test_id}",
+            "        uses: classroom-resources/autograding-command-grader@v1",
+            "        with:",
+            f"          test-name: {name}",
+            f"          command: {command}",
+            "          timeout: 20",
+            "          max-score: 5",
+        ]
+    lines += [
+        "      - name: Autograding Reporter",
+        "        uses: classroom-resources/autograding-grading-reporter@v1",
+        "        env:",
+        *[f"          {test_id.upper()}_RESULTS: \"${{{{steps.{test_id}.outputs.result}}}}\""
+          for test_id, _, _ in tests],
+        "        with:",
+        f"          runners: {','.join(test_id for test_id, _, _ in tests)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# What a Gradescope autograder leaves out: it holds the solutions and the hidden tests (its zip is
+# the instructor's), but not the tools that make releases, CI, or the benchmarks.
+AUTOGRADER_LEFT_OUT = ("grader/release/", ".ci/", "bench/")
+
+
+def write_gradescope(root: pathlib.Path, out: pathlib.Path, settings: dict) -> int:
+    """Writes the Gradescope autograder zip of the course at root: the course, setup.sh and
+    run_autograder at its root (grader/autograder/), and the assignment's settings as
+    grader/gradescope.json (grader/gradescope.py says which). Returns the number of files."""
+    names = [name for name in tracked(root)
+             if not name.startswith(AUTOGRADER_LEFT_OUT) and (root / name).is_file()]
+    executable = 0o100755 << 16
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for name in names:
+            zipped.write(root / name, name)
+        for name in ("setup.sh", "run_autograder"):
+            info = zipfile.ZipInfo(name)
+            info.external_attr = executable
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zipped.writestr(info, (root / "grader" / "autograder" / name).read_bytes())
+        zipped.writestr("grader/gradescope.json", json.dumps(settings, indent=2) + "\n")
+    return len(names) + 3
 
 
 def leaks(release: pathlib.Path, solutions: dict) -> list:

@@ -308,11 +308,25 @@ ANDREA_SANDBOX=off python3 "$release/lessons/grade.py" --build-dir "$b" --profil
   > "$work/profile.txt" 2>&1 || true
 expect "$work/profile.txt" "^L01 .*Lookup\." "the profile names lesson 1's tests"
 expect "$work/profile.txt" "sectors" "the profile shows the kernels' memory traffic"
-# A student's set-up and first grade in the release itself: stubs, 0 points, "not implemented".
-(cd "$release" && cmake --preset grade > "$work/preset.txt" 2>&1) && pass ||
-  fail "cmake --preset grade fails in the release: $(tail -3 "$work/preset.txt")"
-(cd "$release" && python3 lessons/grade.py -L L01-cpu) > "$work/first.txt" 2>&1 || true
-expect "$work/first.txt" "^L01 lookup +not implemented .* 0\.0/5$" "the release's first grade: lesson 1's C++ step, not implemented"
+# A student's set-up and first grade in the release itself, by the commands of its GitHub
+# Classroom workflow (test_autograders.sh checks its form): the stubs fail lesson 1's C++ step
+# ("not implemented", 0 points); lesson 1's solutions pass both of its steps.
+workflow=$release/.github/workflows/classroom.yml
+configure=$(sed -n 's/^ *run: //p' "$workflow")
+command_of() { sed -n "s/^ *command: \(.*-L '^$1\$'.*\)/\1/p" "$workflow"; }
+[ -n "$configure" ] && [ -n "$(command_of L01-cpu)" ] && pass || fail "the workflow's commands are not found in $workflow"
+(cd "$release" && bash -c "$configure" > "$work/preset.txt" 2>&1) && pass ||
+  fail "the workflow's set-up fails in the release: $(tail -3 "$work/preset.txt")"
+if (cd "$release" && bash -c "$(command_of L01-cpu)") > "$work/first.txt" 2>&1; then
+  fail "the workflow's lesson 1 C++ test passes on the stubs"
+else
+  expect "$work/first.txt" "^L01 lookup +not implemented .* 0\.0/5$" "the release's first grade: lesson 1's C++ step, not implemented"
+fi
+cp "$work/solutions/01_lookup/lookup.cpp" "$work/solutions/01_lookup/lookup.cu" "$release/lessons/01_lookup/"
+for step in L01-cpu L01-cudasim; do
+  (cd "$release" && bash -c "$(command_of $step)") > "$work/classroom-$step.txt" 2>&1 && pass ||
+    fail "the workflow's $step test fails on lesson 1's solutions: $(tail -3 "$work/classroom-$step.txt")"
+done
 rm -rf "$release/build-grade"
 
 echo "grader: $passes passed, $failures failed, in $((SECONDS - started)) s"
