@@ -92,13 +92,33 @@ def targets(work: pathlib.Path, label: str) -> list:
                    and e["backend"] != "gpu" for name in (e["target"], e["runner_target"])})
 
 
-def keep_base(work: pathlib.Path) -> None:
+def keep_base(work: pathlib.Path, args) -> None:
     """work/base and work/stubs: the build and lessons each submission starts from, with the
     stubs' results (a submission's lessons left as stubs are not run again: lessons/grade.py
     reuses the results of programs that did not change)."""
     shutil.copytree(work / "build", work / "base", symlinks=True)
     shutil.copytree(work / "lessons", work / "stubs", symlinks=True)
     shutil.copy2(sandbox.SCRIPT, work / "sandbox.sh")  # reachable by nobody, wherever the course lies
+    (work / "base-settings.json").write_text(json.dumps(base_settings(args)) + "\n")
+
+
+def base_settings(args) -> dict:
+    """What a base build was made for: the course, the steps, the hidden seed, the time limit."""
+    return {"course": str(ROOT), "label": args.label, "hidden_seed": args.hidden_seed,
+            "test_timeout": args.test_timeout}
+
+
+def reusable(work: pathlib.Path, args) -> str:
+    """"" when work holds a base build this class can reuse (--reuse-base), else why not."""
+    try:
+        made = json.loads((work / "base-settings.json").read_text())
+    except (OSError, ValueError):
+        return f"{work} holds no base build (grade once with --work {work} first)"
+    wanted = base_settings(args)
+    if made["label"] == "":  # a base of every step serves any -L
+        wanted["label"] = ""
+    different = [f"{key} {made[key]!r}, not {wanted[key]!r}" for key in made if made[key] != wanted.get(key)]
+    return f"the base build in {work} was made for {', '.join(different)}" if different else ""
 
 
 def grade_stubs(work: pathlib.Path, args) -> tuple:
@@ -251,6 +271,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--work", help="the folder to build in, kept afterwards (default: a temporary one)")
     parser.add_argument("--work-parent", help="where the temporary work folder is made")
     parser.add_argument("-j", dest="jobs", type=int, default=2, help="build jobs (2)")
+    parser.add_argument("--reuse-base", action="store_true",
+                        help="grade with the base build a run with the same --work left (made for "
+                             "the same course, -L, --hidden-seed and --test-timeout)")
     parser.add_argument("-P", "--parallel", type=int, default=1,
                         help="submissions graded at once, each in its own sandbox and build (1)")
     return parser.parse_args()
@@ -283,8 +306,7 @@ def grade_all(work: pathlib.Path, class_: list, steps: list, out: pathlib.Path, 
         with lock:
             grades[number] = grade
             gradebook.write_student(out, grade, steps)
-            gradebook.write_atomically(out / "grades.csv",
-                                       gradebook.csv_text([g for g in grades if g], steps))
+            gradebook.write_class(out, [g for g in grades if g], steps)
             said = f"0 — {grade.reason}" if grade.reason else f"{grade.total:.1f}/{total:.0f}"
             print(f"[{number + 1}/{len(class_)}] {submission.name}: {said} ({grade.seconds:.0f} s)",
                   flush=True)
@@ -325,7 +347,14 @@ def main() -> int:
         return 2
     work = pathlib.Path(args.work).resolve() if args.work else pathlib.Path(
         tempfile.mkdtemp(prefix="andrea-class-", dir=args.work_parent))
-    if args.work:
+    if args.reuse_base:
+        problem = reusable(work, args) if args.work else "--reuse-base needs --work"
+        if problem:
+            print(f"--reuse-base: {problem}", file=sys.stderr)
+            return 2
+        for slot in work.glob("worker-*"):
+            shutil.rmtree(slot)
+    elif args.work:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
     work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
@@ -335,10 +364,15 @@ def main() -> int:
         return 2
     try:
         start = time.monotonic()
-        print(f"building the course once, with the stubs, in {work} ...", flush=True)
-        failed = prepare_base(work, args)
-        if not failed:
-            keep_base(work)
+        if args.reuse_base:
+            print(f"the course's build in {work}, with the stubs, reused", flush=True)
+            fresh_tree(work, {})
+            failed = ""
+        else:
+            print(f"building the course once, with the stubs, in {work} ...", flush=True)
+            failed = prepare_base(work, args)
+            if not failed:
+                keep_base(work, args)
         steps, wrong = grade_stubs(work, args) if not failed else ([], "")
         if failed or wrong:
             print(failed or wrong, file=sys.stderr)

@@ -86,6 +86,35 @@ def csv_text(grades: list, steps: list) -> str:
     return out.getvalue()
 
 
+def lms_csv(grades: list, steps: list, lms: str) -> str:
+    """The class's grades as an LMS imports them (docs/instructors.md, "Into the LMS"): a
+    column per step and the total, each student by the name of their submission folder, which
+    is their login there (Canvas's SIS Login ID, Moodle's username). canvas: Canvas's columns
+    (Student, SIS Login ID, Section) and its "Points Possible" row; moodle: username alone. A
+    submission that was not graded has 0 everywhere (grades.csv says why)."""
+    head = ["Student", "SIS Login ID", "Section"] if lms == "canvas" else ["username"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(head + [key for key, _ in steps] + ["Total"])
+    if lms == "canvas":
+        writer.writerow(["Points Possible", "", ""] + [points(worth) for _, worth in steps]
+                        + [points(sum(worth for _, worth in steps))])
+    for grade in grades:
+        by_key = {step.key: step.points for step in grade.steps}
+        who = [cell(grade.student), cell(grade.student), ""] if lms == "canvas" else [cell(grade.student)]
+        writer.writerow(who + [points(0.0 if grade.reason else by_key.get(key, 0.0)) for key, _ in steps]
+                        + [points(grade.total)])
+    return out.getvalue()
+
+
+def write_class(out: pathlib.Path, grades: list, steps: list) -> None:
+    """grades.csv, and the same grades for Canvas (grades-canvas.csv) and Moodle
+    (grades-moodle.csv)."""
+    write_atomically(out / "grades.csv", csv_text(grades, steps))
+    for lms in ("canvas", "moodle"):
+        write_atomically(out / f"grades-{lms}.csv", lms_csv(grades, steps, lms))
+
+
 def notes(grade: Grade) -> str:
     """What the instructor must know of a graded submission: its tests' writes into the
     course's files (the sandbox refused them; the tests that tried fail)."""

@@ -80,7 +80,7 @@ def setup() -> int:
     if failed:
         print(failed, file=sys.stderr)
         return 1
-    grade_class.keep_base(work)
+    grade_class.keep_base(work, args)
     steps, wrong = grade_class.grade_stubs(work, args)
     if wrong:
         print(wrong, file=sys.stderr)

@@ -65,8 +65,8 @@ def read_files(folder: pathlib.Path, exercises: list) -> tuple:
 def collect(folder: pathlib.Path, exercises: list) -> list:
     """Every entry of the submissions folder, sorted by name, with its files or its reason."""
     entries = sorted(folder.iterdir(), key=lambda p: p.name)
-    # The results folder also holds grades.csv: no student's folder may take its name.
-    result, slugs = [], {"grades.csv"}
+    # The results folder also holds grades.csv and its LMS forms: no student folder takes their names.
+    result, slugs = [], {"grades.csv", "grades-canvas.csv", "grades-moodle.csv"}
     keys = {}
     for entry in entries:
         key = unicodedata.normalize("NFC", entry.name).casefold()

@@ -40,6 +40,20 @@ class HostileNames(unittest.TestCase):
         self.assertEqual(rows[4], "'+cmd,0.00,0.00,")
         self.assertEqual(rows[5], "ana-maria,0.00,0.00,")
 
+    def test_the_lms_files_hold_a_column_per_step_and_the_total(self):
+        steps = [("L01-cpu", 5.0), ("L01-cudasim", 5.0)]
+        ana = gradebook.Grade("ana", "ana", steps=[gradebook.Step("L01-cpu", "", 5.0, 5.0),
+                                                   gradebook.Step("L01-cudasim", "", 2.5, 5.0)])
+        bob = gradebook.Grade("=bob", "bob", reason="no exercise files found")
+        canvas = gradebook.lms_csv([ana, bob], steps, "canvas").splitlines()
+        self.assertEqual(canvas, ["Student,SIS Login ID,Section,L01-cpu,L01-cudasim,Total",
+                                  "Points Possible,,,5.00,5.00,10.00",
+                                  "ana,ana,,5.00,2.50,7.50",
+                                  "'=bob,'=bob,,0.00,0.00,0.00"])
+        moodle = gradebook.lms_csv([ana, bob], steps, "moodle").splitlines()
+        self.assertEqual(moodle, ["username,L01-cpu,L01-cudasim,Total", "ana,5.00,2.50,7.50",
+                                  "'=bob,0.00,0.00,0.00"])
+
     def test_any_folder_name_gets_a_safe_id_and_its_row(self):
         names = ["../x", "a\nb", "=cmd", "caf\udce9", ".."]  # \udce9: the byte 0xE9, not UTF-8
         with tempfile.TemporaryDirectory() as folder:
