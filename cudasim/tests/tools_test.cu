@@ -290,6 +290,18 @@ TEST(Racecheck, AtomicsOnOneAddressDoNotRace) {
   EXPECT_EQ(run_with(cudasim::racecheck, [&] { add_all<<<2, 64>>>(total.ptr); }), "");
 }
 
+__global__ void add_all_plainly(const float* in, float* total) { total[0] += in[threadIdx.x]; }
+
+TEST(Racecheck, ARaceOnGlobalMemoryNamesTheArgumentThatPointsThere) {
+  Floats in(64), total(1);
+  const std::string report =
+      run_with(cudasim::racecheck, [&] { add_all_plainly<<<1, 64>>>(in.ptr, total.ptr); });
+  EXPECT_NE(report.find("race (RAW) on global memory at offset 0 of a 4-byte allocation at 0x"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find(", passed as argument 2 'total':"), std::string::npos) << report;
+}
+
 // --- __device__, __constant__ and file-scope __shared__ variables: global, constant and
 // per-block shared memory to the tools, as on a GPU.
 __device__ int g_counter;

@@ -175,7 +175,8 @@ std::string describe(const Region& r, std::uintptr_t address) {
            ", declared at " + short_path(r.file) + ":" + std::to_string(r.line) + ")";
   }
   return "global memory at offset " + with_commas(address - r.start) + " of a " +
-         with_commas(r.size) + "-byte allocation at " + hex(r.start);
+         with_commas(r.size) + "-byte allocation at " + hex(r.start) +
+         detail::passed_as(*g_launch.info, r.start, r.size);  // ", passed as argument 2 'out'"
 }
 
 void on_access(const volatile void* p, std::size_t size, unsigned kind, std::uintptr_t pc) {
