@@ -20,13 +20,8 @@ work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 chmod 755 "$work"
-failures=0
-passes=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { passes=$((passes + 1)); }
-expect() {  # expect FILE PATTERN WHAT
-  if grep -Eq -- "$2" "$1"; then pass; else fail "$3: no /$2/ in $1"; fi
-}
+# shellcheck source=grader/release/checks.sh
+source "$root/grader/release/checks.sh"  # pass, fail, expect
 started=$SECONDS
 
 echo "== 1. Gradescope"

@@ -52,13 +52,8 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 chmod 755 "$work"  # the class grader runs the tests as nobody when run as root
 expected=$root/grader/release/test_grader
-failures=0
-passes=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { passes=$((passes + 1)); }
-expect() {  # expect FILE PATTERN WHAT
-  if grep -Eq -- "$2" "$1"; then pass; else fail "$3: no /$2/ in $1"; fi
-}
+# shellcheck source=grader/release/checks.sh
+source "$root/grader/release/checks.sh"  # pass, fail, expect
 plant() {  # plant FILE SED-SCRIPT MARK: edit a copy of a solution, and check the edit took
   sed -i "$2" "$1"
   grep -q -- "$3" "$1" || fail "could not plant '$3' in $1"
