@@ -107,13 +107,16 @@ def gather(upload: pathlib.Path, exercises: list, scratch: pathlib.Path) -> tupl
     what was not taken, and why: links, files too large or not UTF-8, two copies of one file
     (the one nearest its place in the course is taken: lessons/01_lookup/lookup.cpp, then
     01_lookup/lookup.cpp, then the least deep)."""
-    notes, seen = [], [0]
+    notes, seen, others = [], [0], []
     by_name = {pathlib.PurePosixPath(e).name: e for e in exercises}
-    found_files = walk(upload, upload, by_name, notes, seen)
+    found_files = walk(upload, upload, by_name, notes, seen, others)
     for archive in [f for f in found_files if f[1].suffix.lower() == ".zip"][:MAX_ZIPS]:
         place = scratch / f"zip{len(notes)}-{archive[1].stem}"
         if unzip(archive[1], place, set(by_name), notes, upload):
-            found_files += walk(place, place, by_name, notes, seen)
+            found_files += walk(place, place, by_name, notes, seen, [])
+    if others:
+        notes.append(f"not exercise files, not used: {', '.join(others[:5])}"
+                     + (f" and {len(others) - 5} more" if len(others) > 5 else ""))
     candidates = {}
     for relative, path in found_files:
         exercise = by_name.get(path.name)
@@ -141,9 +144,12 @@ def gather(upload: pathlib.Path, exercises: list, scratch: pathlib.Path) -> tupl
     return files, notes
 
 
-def walk(top: pathlib.Path, base: pathlib.Path, by_name: dict, notes: list, seen: list) -> list:
+def walk(top: pathlib.Path, base: pathlib.Path, by_name: dict, notes: list, seen: list,
+         others: list) -> list:
     """[(path relative to base, path)] of the regular files under top that an exercise or a zip
-    may be: links are noted and not followed, nor read."""
+    may be: links are noted and not followed, nor read; a name that differs from an exercise's
+    by case only is noted; the other files are listed in others."""
+    by_lower = {name.lower(): name for name in by_name}
     found_files = []
     for folder, folders, names in os.walk(top):
         here = pathlib.Path(folder)
@@ -162,9 +168,14 @@ def walk(top: pathlib.Path, base: pathlib.Path, by_name: dict, notes: list, seen
         folders[:] = sorted(f for f in folders if f != ".git")
         for name in sorted(names):
             path = here / name
-            if name not in by_name and not name.lower().endswith(".zip"):
-                continue
             relative = path.relative_to(base)
+            if name not in by_name and not name.lower().endswith(".zip"):
+                if name.lower() in by_lower:
+                    notes.append(f"{relative} is not used: did you mean {by_lower[name.lower()]}? "
+                                 "(names are case-sensitive)")
+                else:
+                    others.append(str(relative))
+                continue
             if path.is_symlink():
                 notes.append(f"{relative} is a link: not read (upload the file itself)")
             elif path.is_file():

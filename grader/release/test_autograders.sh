@@ -8,8 +8,8 @@
 #        the stubs -> 0, "not implemented yet"
 #        a lookup.cpp that reads the solution and throws it, under the user-nobody sandbox
 #          (Gradescope's containers) -> 0 for the C++ step only; no solution text in results.json
-#        an upload with the files in a zip, a zip inside it, a 1 GiB file, a link, other files
-#          -> graded from what can be taken, each of the others named with its reason
+#        an upload with the files in a zip, a zip inside it, a 1 GiB file, a link, a name in the
+#          wrong case, other files -> graded from what can be taken, the others named with why
 #        an empty upload, and a run whose settings are broken -> a results.json that says why
 #   2. GitHub Classroom: the release's workflow passes actionlint (a broken copy does not) and
 #      has a test per lesson and backend; test_grader.sh runs its commands in the release.
@@ -105,13 +105,16 @@ cp "$work/solutions/01_lookup/lookup.cu" "$u/old/"
 ln -s /etc/hostname "$u/src/lookup.cpp"
 echo "int main() {}" > "$u/src/main.cpp"
 echo "my notes" > "$u/README.md"
+cp "$work/solutions/01_lookup/lookup.cpp" "$u/src/Lookup.CPP"
 grade upload
 check upload '
 r["score"] == 10.0
 "my files.zip was opened" in r["output"]
 "inner.zip is a zip inside a zip: not opened" in r["output"]
 "lessons/01_lookup/lookup.cu holds 1,073,741,824 bytes (at most 1,048,576): not read" in r["output"]
-"src/lookup.cpp is a link: not read" in r["output"]'
+"src/lookup.cpp is a link: not read" in r["output"]
+"src/Lookup.CPP is not used: did you mean lookup.cpp? (names are case-sensitive)" in r["output"]
+"not exercise files, not used: README.md, src/main.cpp" in r["output"]'
 
 grade empty
 check empty '
