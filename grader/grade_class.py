@@ -21,6 +21,7 @@ import json
 import os
 import pathlib
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -155,11 +156,27 @@ def fresh_tree(work: pathlib.Path, files: dict, slot: pathlib.Path = None) -> No
     # neither (the test programs run are the base's), and its compiler must not read them.
     # (Not the sources configure wrote next to them, test_*_runner.cpp: without them, the build
     # would configure again.)
-    for path in (slot / "build" / "tests" / "hidden").glob("*"):
-        if path.is_file() and (path.suffix == ".a" or (path.name.startswith("test_") and not path.suffix)):
+    hidden = slot / "build" / "tests" / "hidden"
+    for path in hidden.glob("*"):  # (ctest's lists of them name the seed)
+        if path.is_file() and (path.suffix == ".a" or path.name.endswith("_tests.cmake")
+                               or (path.name.startswith("test_") and not path.suffix)):
             path.unlink()
+    for objects in (hidden / "CMakeFiles").glob("*.dir"):  # the solution's compiled objects
+        shutil.rmtree(objects)
+    forget_seed(slot / "build" / "CMakeCache.txt")
     sandbox.prepare(slot / "build")  # its compiler runs as nobody
     shutil.copy2(work / "stubs-results.json", slot / grading.CACHE)
+
+
+def forget_seed(cache: pathlib.Path) -> None:
+    """Blanks the hidden seed in a copy's CMakeCache.txt (the engine reads it from the base),
+    keeping its times, so that make does not configure again."""
+    text = cache.read_text()
+    blank = re.sub(r"^(ANDREA_HIDDEN_SEED:\w+=).*$", r"\1", text, flags=re.MULTILINE)
+    if blank != text:
+        times = cache.stat()
+        cache.write_text(blank)
+        os.utime(cache, ns=(times.st_atime_ns, times.st_mtime_ns))
 
 
 def hidden_paths(work: pathlib.Path, args, slot: pathlib.Path = None) -> str:
@@ -171,6 +188,8 @@ def hidden_paths(work: pathlib.Path, args, slot: pathlib.Path = None) -> str:
              ROOT / "grader" / "release", ROOT / ".git",
              *ROOT.glob("build*"), work / "base", work / "stubs-results.json", work / grading.CACHE,
              *(w for w in work.glob("worker-*") if w != slot),  # the other submissions' builds
+             *([slot / grading.CACHE] if slot and slot != work else []),
+             ROOT / "grader" / "gradescope.json",  # an autograder's settings: the hidden seed
              pathlib.Path(args.submissions).resolve(), pathlib.Path(args.out).resolve()]
     for lesson in grading.manifest():
         for piece in lesson["pieces"]:

@@ -647,8 +647,10 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     why_text = "\nwhat fails and why (first failure of each kind):\n"
     return {"steps": graded,
             "report": text + (why_text + "\n".join(report) + "\n" if report else ""),
-            # the same, without what the hidden tests found (an autograder shows it after the due date)
-            "public_report": text + (why_text + "\n".join(public_report) + "\n" if public_report else "")}
+            # What the public tests found, alone: no table, whose cells and points count the
+            # hidden tests too (an autograder shows the hidden tests' results after the due date).
+            "public_report": (why_text.lstrip("\n") + "\n".join(public_report) + "\n"
+                              if public_report else "every public test passes\n")}
 
 
 def first_reason(failures: list) -> str:

@@ -110,7 +110,11 @@ def gather(upload: pathlib.Path, exercises: list, scratch: pathlib.Path) -> tupl
     notes, seen, others = [], [0], []
     by_name = {pathlib.PurePosixPath(e).name: e for e in exercises}
     found_files = walk(upload, upload, by_name, notes, seen, others)
-    for archive in [f for f in found_files if f[1].suffix.lower() == ".zip"][:MAX_ZIPS]:
+    archives = [f for f in found_files if f[1].suffix.lower() == ".zip"]
+    if len(archives) > MAX_ZIPS:
+        notes.append(f"{len(archives)} zip files: the first {MAX_ZIPS} were opened, not "
+                     f"{', '.join(str(a[0]) for a in archives[MAX_ZIPS:MAX_ZIPS + 3])}")
+    for archive in archives[:MAX_ZIPS]:
         place = scratch / f"zip{len(notes)}-{archive[1].stem}"
         if unzip(archive[1], place, set(by_name), notes, upload):
             found_files += walk(place, place, by_name, notes, seen, [])
@@ -141,7 +145,9 @@ def gather(upload: pathlib.Path, exercises: list, scratch: pathlib.Path) -> tupl
                 break
             except UnicodeDecodeError as error:
                 notes.append(f"{shown} is not UTF-8 text ({error.reason} at byte {error.start}): not read")
-    return files, notes
+    # A name that is not UTF-8 (kept by Python as surrogates) is shown with U+FFFD: the notes
+    # go into a results.json, which must be UTF-8.
+    return files, [n.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for n in notes]
 
 
 def walk(top: pathlib.Path, base: pathlib.Path, by_name: dict, notes: list, seen: list,
@@ -196,12 +202,15 @@ def unzip(archive: pathlib.Path, place: pathlib.Path, names: set, notes: list,
                 notes.append(f"{shown} holds more than {MAX_UNZIPPED >> 20} MiB or "
                              f"{MAX_ENTRIES:,} files: not opened")
                 return False
+            unused = []
             for member in members:
                 inner = pathlib.PurePosixPath(member.filename)
                 link = (member.external_attr >> 16) & 0o170000 == 0o120000
                 if member.is_dir() or inner.name not in names:
                     if inner.suffix.lower() == ".zip":
                         notes.append(f"{shown}: {inner} is a zip inside a zip: not opened")
+                    elif not member.is_dir():
+                        unused.append(str(inner))
                     continue
                 if inner.is_absolute() or ".." in inner.parts or link:
                     notes.append(f"{shown}: {inner} is a link or a path out of the zip: not read")
@@ -210,8 +219,10 @@ def unzip(archive: pathlib.Path, place: pathlib.Path, names: set, notes: list,
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with zipped.open(member) as source:
                     target.write_bytes(source.read(MAX_FILE_BYTES + 1))
-            notes.append(f"{shown} was opened")
+            notes.append(f"{shown} was opened" + (
+                f"; not exercise files, not used: {', '.join(unused[:5])}"
+                + (f" and {len(unused) - 5} more" if len(unused) > 5 else "") if unused else ""))
             return True
-    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as error:
+    except Exception as error:  # noqa: BLE001 — a zip that cannot be read (zlib, EOF...) is a note
         notes.append(f"{shown} is not a zip file that can be read ({error}): not opened")
         return False

@@ -28,10 +28,11 @@ TRIVIAL = re.compile(r"^[\s{}();,\[\]]*$|^(return|break|continue|else|#)\b")
 MIN_CHARS = 16  # a solution line shorter than this ("++i;", "} else {") says nothing of the answer
 
 
-def tracked(root: pathlib.Path) -> list:
-    """The course's files: tracked, and new files git does not ignore."""
-    done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
-                           "--exclude-standard"], stdout=subprocess.PIPE, check=True)
+def tracked(root: pathlib.Path, new_files: bool = True) -> list:
+    """The course's files: tracked, and (new_files) new files git does not ignore."""
+    done = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached",
+                           *(["--others", "--exclude-standard"] if new_files else [])],
+                          stdout=subprocess.PIPE, check=True)
     return sorted({name for name in done.stdout.decode().split("\0") if name})
 
 
@@ -170,7 +171,9 @@ def write_gradescope(root: pathlib.Path, out: pathlib.Path, settings: dict) -> i
     """Writes the Gradescope autograder zip of the course at root: the course, setup.sh and
     run_autograder at its root (grader/autograder/), and the assignment's settings as
     grader/gradescope.json (grader/gradescope.py says which). Returns the number of files."""
-    names = [name for name in tracked(root)
+    # Committed files only: an instructor's own files beside the course (a folder of
+    # submissions, notes) must not reach the image, where the student's code runs.
+    names = [name for name in tracked(root, new_files=False)
              if not name.startswith(AUTOGRADER_LEFT_OUT) and (root / name).is_file()]
     executable = 0o100755 << 16
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:

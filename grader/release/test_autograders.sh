@@ -62,18 +62,19 @@ mkdir -p "$ag/submission/andrea/lessons/01_lookup"
 cp "$work/solutions/01_lookup/lookup.cpp" "$work/solutions/01_lookup/lookup.cu" "$ag/submission/andrea/lessons/01_lookup/"
 grade solutions
 check solutions '
-r["score"] == 10.0 and isinstance(r["execution_time"], int) and r["stdout_visibility"] == "hidden"
+"score" not in r and sum(x["score"] for x in r["tests"]) == 10.0  # Gradescope sums them, hiding what is hidden
+isinstance(r["execution_time"], int) and r["stdout_visibility"] == "hidden"
 [x["name"] for x in r["tests"]] == ["L01 lookup, C++ step", "L01 lookup, C++ step (hidden tests)", "L01 lookup, CUDA step", "L01 lookup, CUDA step (hidden tests)"]
 all(x["score"] == x["max_score"] == 2.5 and x["status"] == "passed" for x in r["tests"])
 [x["visibility"] for x in r["tests"]] == ["visible", "after_due_date"] * 2
 [x["number"] for x in r["tests"]] == ["1", "2", "3", "4"]
 t["L01 lookup, C++ step"]["output"] == "19/19 tests pass" and t["L01 lookup, CUDA step (hidden tests)"]["output"] == "3/3 tests pass"
-"10.0/10" in r["output"]'
+r["output"].endswith("every public test passes\n")'
 
 cp "$root/lessons/01_lookup/lookup.cpp" "$root/lessons/01_lookup/lookup.cu" "$ag/submission/"
 grade stubs
 check stubs '
-r["score"] == 0 and len(r["tests"]) == 4 and all(x["score"] == 0 and x["status"] == "failed" for x in r["tests"])
+sum(x["score"] for x in r["tests"]) == 0 and len(r["tests"]) == 4 and all(x["score"] == 0 and x["status"] == "failed" for x in r["tests"])
 "not implemented yet: lookup()" in t["L01 lookup, C++ step"]["output"]
 "not implemented" in r["output"]'
 
@@ -85,8 +86,16 @@ sed -i "0,/^void lookup(.*{\$/s##&\n  { std::ifstream f(\"$ag/source/reference/l
 sed -i '1i #include <fstream>\n#include <sstream>\n#include <stdexcept>' "$ag/submission/lookup.cpp"
 grep -q "// CHEAT" "$ag/submission/lookup.cpp" && pass || fail "could not plant the cheat"
 ANDREA_AUTOGRADER_SANDBOX=user grade cheat
+# What the submission's build copy holds: neither the hidden seed nor the solution's objects.
+if grep -rqE "ANDREA_HIDDEN_SEED(:[A-Z]+)?=7" "$ag/work/build"; then
+  fail "the submission's build names the hidden seed: $(grep -rlE "ANDREA_HIDDEN_SEED(:[A-Z]+)?=7" "$ag/work/build" | head -3)"
+else pass; fi
+if compgen -G "$ag/work/build/tests/hidden/CMakeFiles/*.dir" > /dev/null; then
+  fail "the submission's build holds the hidden tests' objects"
+else pass; fi
 check cheat '
-r["score"] == 5.0
+sum(x["score"] for x in r["tests"]) == 5.0 and "score" not in r
+"L01-cpu Hidden" not in r["output"] and "L01-cpu Lookup" in r["output"]
 t["L01 lookup, C++ step"]["score"] == 0 and t["L01 lookup, C++ step (hidden tests)"]["score"] == 0
 t["L01 lookup, CUDA step"]["score"] == 2.5 and t["L01 lookup, CUDA step (hidden tests)"]["score"] == 2.5
 "the solution: " in t["L01 lookup, C++ step"]["output"]
@@ -108,7 +117,7 @@ echo "my notes" > "$u/README.md"
 cp "$work/solutions/01_lookup/lookup.cpp" "$u/src/Lookup.CPP"
 grade upload
 check upload '
-r["score"] == 10.0
+sum(x["score"] for x in r["tests"]) == 10.0
 "my files.zip was opened" in r["output"]
 "inner.zip is a zip inside a zip: not opened" in r["output"]
 "lessons/01_lookup/lookup.cu holds 1,073,741,824 bytes (at most 1,048,576): not read" in r["output"]
