@@ -247,9 +247,12 @@ for program in $(python3 -c 'import json, sys; [print(json.loads(l)["program"]) 
   [ -z "$linked" ] && pass || fail "$base_program links a student's function: ${linked%%$'\n'*}"
 done
 
-echo "== 3. the student's loop, in the class's last build (the planted bugs)"
+echo "== 3. the student's loop, in the class's build with its last submission's files (the planted bugs)"
 export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests
 b=$work/class/build
+# (A submission's copy of the build loses the hidden tests' programs, objects and seed: the
+# student's loop gets the whole base build back, and builds the files of work/class/lessons.)
+rm -rf "$b" && cp -a "$work/class/base" "$b"
 python3 "$release/lessons/grade.py" --build-dir "$b" --rerun 2>/dev/null > "$work/again.txt"
 if diff <(grep -E "^(L[0-9]+|total)" "$wr") <(grep -E "^(L[0-9]+|total)" "$work/again.txt"); then
   pass
