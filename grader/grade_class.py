@@ -71,15 +71,17 @@ def configure(work: pathlib.Path, args) -> list:
 def prepare_base(work: pathlib.Path, args) -> str:
     """Configures and builds the course with the stubs. Returns "" or what went wrong."""
     shutil.copytree(ROOT / "lessons", work / "lessons", symlinks=True)
-    for command in (configure(work, args), None):
-        # No student code yet: the stubs, and the course's test programs.
-        command = command or ["cmake", "--build", str(work / "build"), "--target",
-                              *targets(work, args.label), "-j", str(args.jobs)]
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              check=False)
-        if done.returncode != 0:
-            return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}"
-    return ""
+    # No student code yet: the stubs, and the course's test programs.
+    return (trusted_command(configure(work, args))
+            or trusted_command(["cmake", "--build", str(work / "build"), "--target",
+                                *targets(work, args.label), "-j", str(args.jobs)]))
+
+
+def trusted_command(command: list) -> str:
+    """Runs a command of the course's own (no student code): "" or its failure and output."""
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          check=False)
+    return f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}" if done.returncode else ""
 
 
 def targets(work: pathlib.Path, label: str) -> list:
@@ -87,9 +89,7 @@ def targets(work: pathlib.Path, label: str) -> list:
     of the steps it selects (an assignment of a few lessons builds only theirs)."""
     if not label:
         return ["lesson_tests"]
-    plan = work / "build" / "grade_plan.jsonl"
-    entries = [json.loads(line) for line in plan.read_text().splitlines() if line.strip()]
-    return sorted({name for e in entries if grading.selected(label, e["lesson"], e["backend"])
+    return sorted({name for e in grading.plan(work / "build") if grading.selected(label, e["lesson"], e["backend"])
                    and e["backend"] != "gpu" for name in (e["target"], e["runner_target"])})
 
 

@@ -556,10 +556,14 @@ def column(step: Step, results: dict, broken: dict) -> tuple:
     return (f"{len(passed)}/{len(tests)} pass", share, failures, *counts)
 
 
+def hidden_of(tests: dict) -> set:
+    """The hidden tests among {test: runs}: their runs are named "hidden" (LNN-backend-hidden/)."""
+    return {t for t, runs in tests.items() if runs and runs[0][0] == "hidden"}
+
+
 def split(tests: dict, passed: list) -> tuple:
-    """([passed, tests] of the public tests, [passed, tests] of the hidden ones: their runs are
-    named "hidden", LNN-backend-hidden/)."""
-    hidden = {t for t, runs in tests.items() if runs[0][0] == "hidden"}
+    """([passed, tests] of the public tests, [passed, tests] of the hidden ones)."""
+    hidden = hidden_of(tests)
     return ([len(set(passed) - hidden), len(tests) - len(hidden)],
             [len(hidden.intersection(passed)), len(hidden)])
 
@@ -617,8 +621,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                     continue
                 text, share, failures, passed, tests, public, hidden = column(step, results, broken)
                 cells.append(text)
-                hidden_tests = {t for t, runs in results[lesson][step.backend].items()
-                                if runs and runs[0][0] == "hidden"}
+                hidden_tests = hidden_of(results[lesson][step.backend])
                 shown = [f for f in failures if f[0] not in hidden_tests]
                 if step.backend in POINTS:
                     step_worth = POINTS[step.backend] / (len(rows) if step.backend != "cpu" else 1)
