@@ -28,6 +28,8 @@ class Step:
     hidden: list = dataclasses.field(default_factory=lambda: [0, 0])  # the same, hidden tests
     public_reason: str = ""  # reason, from the public tests alone
     hidden_reason: str = ""  # reason, from the hidden tests alone
+    cost: list = dataclasses.field(default_factory=lambda: [0, 0])  # efficiency tests passed, run
+    public_share: float = 0.0  # the public half's share of the step (grading.Column)
 
 
 @dataclasses.dataclass
@@ -135,9 +137,10 @@ def gradescope(grade: Grade, steps: list, hidden_apart: bool = False) -> dict:
                           "status": "failed", "visibility": "visible",
                           "output": grade.reason or "not graded"})
         elif hidden_apart and step.hidden[1]:
-            # column() scores each half by its share, and the whole step 0 for a memory error
-            # or a race: the public half's points, then the rest for the hidden half.
-            shown = 0.0 if step.points == 0 else worth / 2 * step.public[0] / max(1, step.public[1])
+            # column() scores each half by its share (the public half's holds the efficiency
+            # tests), and the whole step 0 for a memory error or a race: the public half's
+            # points, then the rest for the hidden half.
+            shown = 0.0 if step.points == 0 else worth / 2 * step.public_share
             public_reason = step.public_reason or (
                 "the step scores 0 for what its hidden tests found (shown after the due date)"
                 if step.points == 0 and step.hidden_reason else "")

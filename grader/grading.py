@@ -47,6 +47,13 @@ import xml.etree.ElementTree as ET
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POINTS = {"cpu": 5, "cudasim": 5}  # the gpu column gives no points
+# What a kernel costs (tests/support/efficiency.hpp): a CUDA step's tests named Efficiency.*
+# hold its kernels to the memory traffic its lesson's README states, from the CPU layer's exact
+# counts. They are worth this share of the step, in its public half, once every public test of
+# the step's values passes: a correct kernel that wastes memory loses these points alone, a wrong
+# one gains nothing from them.
+EFFICIENCY = 0.2
+COST_TEST = re.compile(r"^Efficiency\.")
 BACKENDS = ("cpu", "cudasim", "gpu")
 PER_COLUMN = 4  # failure lines shown per lesson and backend
 ERROR = re.compile(r"^(\S.*?)(?::(\d+)(?::\d+)?|\((\d+)\)):\s+(?:fatal )?error:?\s+(.*)$")
@@ -521,19 +528,32 @@ def no_results() -> dict:
     return collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
 
 
-def column(step: Step, results: dict, broken: dict) -> tuple:
-    """(cell text, share of the step's points, [(test, orders that failed, reason)], tests
-    passed (under every order), tests, [passed, tests] of the public tests, the same of the
-    hidden ones)."""
+@dataclasses.dataclass
+class Column:
+    """What a step scored: its cell, its share of the step's points, its failures."""
+    text: str
+    share: float = 0.0
+    failures: list = dataclasses.field(default_factory=list)  # (test, orders that failed, reason)
+    passed: int = 0   # the tests of its values passed (under every order) out of ...
+    tests: int = 0
+    public: list = dataclasses.field(default_factory=lambda: [0, 0])  # [passed, tests]
+    hidden: list = dataclasses.field(default_factory=lambda: [0, 0])
+    cost: list = dataclasses.field(default_factory=lambda: [0, 0])    # Efficiency.* tests
+    public_share: float = 0.0  # the public half's share (its tests and the efficiency tests)
+
+
+def column(step: Step, results: dict, broken: dict) -> Column:
+    """The step's Column: its tests of values count as before (a share of each half, public and
+    hidden), its efficiency tests for EFFICIENCY of the public half."""
     if (step.lesson, step.backend) in broken:
         reason = broken[(step.lesson, step.backend)]
         text = "not built" if reason.startswith("not built") else "does not compile"
-        return text, 0.0, [("", [], reason)], 0, 0, [0, 0], [0, 0]
+        return Column(text, failures=[("", [], reason)])
     tests = {t: runs for t, runs in results[step.lesson][step.backend].items() if belongs(step, t)}
     if not tests:
-        return "-", 0.0, [], 0, 0, [0, 0], [0, 0]
+        return Column("-")
     if all(s == "skipped" for runs in tests.values() for _, s, _ in runs):
-        return "skipped", 0.0, [], 0, len(tests), [0, 0], [0, 0]
+        return Column("skipped", tests=len(tests))
     # A test skipped under every order (mpirun absent, with its reason) neither counts nor costs.
     tests = {t: runs for t, runs in tests.items() if any(s != "skipped" for _, s, _ in runs)}
     passed = [t for t, runs in tests.items() if all(s == "pass" for _, s, _ in runs)]
@@ -543,17 +563,27 @@ def column(step: Step, results: dict, broken: dict) -> tuple:
         if failed:
             orders = [o for o, _ in failed] if len(runs) > 1 and len(failed) < len(runs) else []
             failures.append((test, orders, failed[0][1]))
-    counts = (len(passed), len(tests), *split(tests, passed))
+    costs = [t for t in tests if COST_TEST.match(t)]
+    values = {t: runs for t, runs in tests.items() if t not in costs}
+    kept = [t for t in passed if t in values]
+    public, hidden = split(values, kept)
+    col = Column("", 0.0, failures, len(kept), len(values), public, hidden,
+                 [len([t for t in passed if t in costs]), len(costs)])
     if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
-        return ("not implemented", 0.0, failures, *counts)
-    if any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
-        return ("memory error", 0.0, failures, *counts)
-    if any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
-        return ("race", 0.0, failures, *counts)
-    public, hidden = counts[2], counts[3]
-    groups = [g for g in (public, hidden) if g[1]]
-    share = sum(p / n for p, n in groups) / len(groups)
-    return (f"{len(passed)}/{len(tests)} pass", share, failures, *counts)
+        col.text = "not implemented"
+    elif any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
+        col.text = "memory error"
+    elif any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
+        col.text = "race"
+    else:
+        col.text = f"{len(kept)}/{len(values)} pass"
+        col.public_share = public[0] / public[1] if public[1] else 0.0
+        if costs:
+            cost = col.cost[0] / col.cost[1] if public[0] == public[1] else 0.0
+            col.public_share = (1 - EFFICIENCY) * col.public_share + EFFICIENCY * cost
+        halves = [col.public_share] + ([hidden[0] / hidden[1]] if hidden[1] else [])
+        col.share = sum(halves) / len(halves)
+    return col
 
 
 def hidden_of(tests: dict) -> set:
@@ -619,23 +649,25 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                 if step.backend == "gpu" and (lesson, "gpu") in pairs and not gpu_present():
                     cells.append("skipped")  # no GPU here: neither built nor run
                     continue
-                text, share, failures, passed, tests, public, hidden = column(step, results, broken)
-                cells.append(text)
+                col = column(step, results, broken)
+                failures = col.failures
+                cells.append(col.text)
                 hidden_tests = hidden_of(results[lesson][step.backend])
                 shown = [f for f in failures if f[0] not in hidden_tests]
                 if step.backend in POINTS:
                     step_worth = POINTS[step.backend] / (len(rows) if step.backend != "cpu" else 1)
-                    step_points = 0.0 if tampered else step_worth * share
+                    step_points = 0.0 if tampered else step_worth * col.share
                     points, worth = points + step_points, worth + step_worth
                     graded.append({"key": step.key, "name": step_title(step, names),
                                    "points": step_points, "max_points": step_worth,
-                                   "passed": passed, "tests": tests,
-                                   "public": public, "hidden": hidden,
+                                   "passed": col.passed, "tests": col.tests,
+                                   "public": col.public, "hidden": col.hidden, "cost": col.cost,
+                                   "public_share": 0.0 if tampered else col.public_share,
                                    "reason": first_reason(failures),
                                    "public_reason": first_reason(shown),
                                    "hidden_reason": first_reason([f for f in failures if f not in shown])})
-                report += explain(step, text, failures)
-                public_report += explain(step, text, shown)
+                report += explain(step, col.text, failures)
+                public_report += explain(step, col.text, shown)
             if all(c in ("", "(not graded)") for c in cells):
                 continue
             total, possible = total + points, possible + worth

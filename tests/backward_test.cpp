@@ -13,6 +13,7 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
+#include "tests/support/efficiency.hpp"
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cudasim/launch.hpp"  // cudasim::set_thread_order, set_worker_threads
 #endif
@@ -644,6 +645,50 @@ TEST(SgdStepRows, EdgesLastRowInsideAPoisonedFrame) {
   EXPECT_TRUE(all_close("dw after zero_rows of ids 4, 0", zeroed.view(),
                         matrix(5, 2, {0, 0, 3, 4, 5, 6, 7, 8, 0, 0}), {}));
   EXPECT_TRUE(zeroed.untouched("dw"));
+}
+#endif
+
+#if ANDREA_KERNELS_COUNTED
+// What the kernels cost (lessons/08_backward/README.md): a batch of 2 sequences of 32 ids that
+// repeat every 5 positions, d_model 256. The atomic step adds each element of dout once into
+// dwte and once into dwpe: 2 * 64 * 256 atomics, at most 13 on one address (id 0 occurs 13
+// times in the batch); the deterministic step adds in a fixed order, with no atomic at all.
+struct CostCase {
+  std::vector<std::int32_t> ids;
+  Matrix dout{64, 256}, dwte{5, 256}, dwpe{32, 256};
+  CostCase() {
+    for (int p = 0; p < 64; ++p) ids.push_back(p % 5);
+    for (std::int64_t i = 0; i < dout.view().size(); ++i)
+      dout.view().data()[i] = static_cast<float>(i % 11) - 5.0f;
+  }
+};
+
+TEST(Efficiency, AtomicBackwardAddsEachElementOnceCoalesced) {
+  CostCase c;
+  expect_within_cost(
+      [&] {
+        backend::embedding_backward_atomic(TokenIdBatch(c.ids.data(), 2, 32), c.dout, c.dwte,
+                                           c.dwpe);
+      },
+      {.max_waste = 1.25,
+       .waste_hint = "number the threads along the row (i = p * d + c, c the fastest), so that a "
+                     "warp adds into 32 neighbouring floats",
+       .max_atomics = 2 * 64 * 256,
+       .max_contention = 13,
+       .atomic_hint = "one atomicAdd per element of dout into dwte and one into dwpe (at row "
+                      "p % n), and no other"});
+}
+
+TEST(Efficiency, DeterministicBackwardSumsEachElementInOneThread) {
+  CostCase c;
+  expect_within_cost(
+      [&] { backend::embedding_backward(TokenIdBatch(c.ids.data(), 2, 32), c.dout, c.dwte, c.dwpe); },
+      {.max_waste = 1.25,
+       .waste_hint = "give threadIdx.x the column, so that a warp reads and writes 32 neighbouring "
+                     "floats of a row",
+       .max_atomics = 0,
+       .atomic_hint = "the deterministic step sums each element of dwte and dwpe in one thread, "
+                      "in a fixed order: no atomicAdd"});
 }
 #endif
 

@@ -1,9 +1,11 @@
 // Lesson 5 — combine: x[t] = wte[id_t] + wpe[t]. Checked against
 // golden/combine.json (wte(idx) + wpe(pos) in PyTorch) and hand-worked cases.
 #include <cmath>
+#include <numeric>
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/efficiency.hpp"
 #include "tests/support/framed.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/combine.hpp"
@@ -250,5 +252,23 @@ TEST(Combine, EdgesLastRowsInsideAPoisonedFrame) {
       all_close("combine, one sequence", one.view(), ConstFloatView(out.view().data(), T, d), {}));
   EXPECT_TRUE(one.untouched("out of combine"));
 }
+
+#if ANDREA_KERNELS_COUNTED
+// What the kernel costs (lessons/05_combine/README.md): 64 positions of ANDREA-120M's width.
+// x_t = wte[id_t] + wpe[t] reads two rows and writes one; each warp's 32 neighbouring floats
+// take the 4 sectors their bytes need.
+TEST(Efficiency, CombineMovesTheSectorsItsBytesNeed) {
+  Matrix wte(64, 768), wpe(64, 768), out(64, 768);
+  std::iota(wte.view().data(), wte.view().data() + wte.view().size(), 0.0f);
+  std::iota(wpe.view().data(), wpe.view().data() + wpe.view().size(), 1.0f);
+  std::vector<std::int32_t> ids(64);
+  for (int t = 0; t < 64; ++t) ids[t] = (37 * t + 5) % 64;
+  expect_within_cost([&] { backend::combine(wte, wpe, ids, out); },
+                     {.max_waste = 1.25,
+                      .waste_hint = "give threadIdx.x the column (thread i adds columns i, "
+                                    "i + blockDim.x, ...), so that a warp reads 128 contiguous "
+                                    "bytes of each row"});
+}
+#endif
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/efficiency.hpp"
 #include "tests/support/framed.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/lookup.hpp"
@@ -183,5 +184,22 @@ TEST(Lookup, EdgesFirstAndLastRowInsideAPoisonedFrame) {
   }
   EXPECT_TRUE(out.untouched("out"));
 }
+
+#if ANDREA_KERNELS_COUNTED
+// What the kernel costs (lessons/01_lookup/README.md): 64 rows of ANDREA-120M's width. A copy
+// reads each byte once and writes it once; a warp that reads 32 neighbouring floats takes the
+// 4 sectors (128 bytes) its bytes need.
+TEST(Efficiency, LookupMovesTheSectorsItsBytesNeed) {
+  Matrix wte(64, 768), out(64, 768);
+  std::iota(wte.view().data(), wte.view().data() + wte.view().size(), 0.0f);
+  std::vector<std::int32_t> ids(64);
+  std::iota(ids.begin(), ids.end(), 0);
+  expect_within_cost([&] { backend::lookup(wte, ids, out); },
+                     {.max_waste = 1.25,
+                      .waste_hint = "give threadIdx.x the column (thread i copies columns i, "
+                                    "i + blockDim.x, ...), so that a warp reads 128 contiguous "
+                                    "bytes of one row"});
+}
+#endif
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
+#include "tests/support/efficiency.hpp"
 #include "tests/support/framed.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/norm.hpp"
@@ -127,5 +128,28 @@ TEST(Norm, EdgesLastRowInsideAPoisonedFrame) {
   EXPECT_TRUE(all_close("row norms, framed", out.span(), plain, {}));
   EXPECT_TRUE(out.untouched("row norms"));
 }
+
+#if ANDREA_KERNELS_COUNTED
+// What the kernel costs (lessons/02_norm/README.md): the norms of 8 rows of 768 floats. The
+// block's partial sums meet in shared memory: with no bank conflict, and with the active threads
+// the lowest ones, so that whole warps skip a step (at most 4 shared loads per warp launched).
+TEST(Efficiency, NormReadsSharedMemoryWithoutConflictsOrIdleWarps) {
+  Matrix m(8, 768);
+  for (std::int64_t i = 0; i < m.view().size(); ++i)
+    m.view().data()[i] = static_cast<float>(i % 7) - 3.0f;
+  std::vector<float> out(8);
+  expect_within_cost(
+      [&] { backend::row_norms(m, out); },
+      {.max_waste = 1.25,
+       .waste_hint = "give threadIdx.x the column (thread i sums columns i, i + blockDim.x, ...)",
+       .max_bank_conflicts = 0,
+       .conflict_hint = "index the partial sums by the thread (partial[tid] += partial[tid + "
+                        "stride]), not by 2 * stride * tid, so that a warp reads neighbouring words",
+       .max_shared_loads_per_warp = 4,
+       .shared_hint = "keep the active threads the lowest ones (if (tid < stride)) rather than "
+                      "every (2 * stride)-th (tid % (2 * stride) == 0), so that whole warps skip "
+                      "the step"});
+}
+#endif
 
 }  // namespace

@@ -75,6 +75,8 @@ TEST(Profile, StridedLoadsTouchOneSectorPerEightFloats) {
     EXPECT_EQ(p.global_load.requests, 1u) << "stride " << strides[i];
     EXPECT_EQ(p.global_load.sectors, sectors[i]) << "stride " << strides[i];
     EXPECT_EQ(p.global_load.bytes, 128u);
+    EXPECT_EQ(p.global_load.needed, 4u);  // the fewest sectors that hold 128 distinct bytes
+    EXPECT_EQ(p.global_load.lane_stride, 4 * strides[i]);
     EXPECT_EQ(p.global_store.requests, 1u);
     EXPECT_EQ(p.global_store.sectors, 4u);  // out[lane]: 128 contiguous bytes
     EXPECT_EQ(p.dram_bytes_read, sectors[i] * 32);
@@ -93,6 +95,8 @@ TEST(Profile, Float4LoadsAreSixteenSectorsPerRequest) {
   EXPECT_EQ(p.global_load.requests, 1u);
   EXPECT_EQ(p.global_load.sectors, 16u);  // 32 lanes x 16 bytes = 512 bytes
   EXPECT_EQ(p.global_load.bytes, 512u);
+  EXPECT_EQ(p.global_load.needed, 16u);
+  EXPECT_EQ(p.global_load.lane_stride, 16);
   Floats b(4 * 32);
   run_with(cudasim::profile, [&] {
     float4_add<<<1, 32>>>(reinterpret_cast<const float4*>(in.ptr),
@@ -112,7 +116,31 @@ TEST(Profile, ABroadcastIsOneSector) {
   const cudasim::LaunchProfile p = cudasim::last_profile();
   EXPECT_EQ(p.global_load.requests, 1u);
   EXPECT_EQ(p.global_load.sectors, 1u);
+  EXPECT_EQ(p.global_load.needed, 1u);  // 4 distinct bytes
+  EXPECT_EQ(p.global_load.lane_stride, 0);
   EXPECT_EQ(p.dram_bytes_read, 32u);
+}
+
+TEST(Profile, TheLaunchesOfACallAreKeptInOrderWithTheirSummary) {
+  Floats in(32 * 32), out(32);
+  cudasim::take_profiles();
+  run_with(cudasim::profile, [&] {
+    strided_read<<<1, 32>>>(in.ptr, out.ptr, 1);
+    strided_read<<<1, 32>>>(in.ptr, out.ptr, 32);
+  });
+  const std::vector<cudasim::LaunchProfile> launches = cudasim::take_profiles();
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].global_load.sectors, 4u);
+  EXPECT_EQ(launches[1].global_load.sectors, 32u);
+  EXPECT_TRUE(cudasim::take_profiles().empty());
+  // One load and one store a launch. 32 lanes 128 bytes apart: 32 + 4 sectors where 4 + 4 would
+  // do, 36 x 32 bytes through L1 where each byte once is 128 + 128.
+  EXPECT_EQ(cudasim::summary(launches[1]),
+            "global 2 requests at 18.0 sectors each (4.0 would do); 1,152 bytes moved (each byte "
+            "once: 256): at least 0.2 ns on H200, 0.6 ns on A100, 3.6 ns on T4");
+  EXPECT_EQ(cudasim::summary(launches[0]),
+            "global 2 requests at 4.0 sectors each (4.0 would do); 256 bytes moved (each byte "
+            "once: 256): at least 0.1 ns on H200, 0.1 ns on A100, 0.8 ns on T4");
 }
 
 TEST(Profile, EachWarpMakesItsOwnRequest) {
@@ -168,6 +196,9 @@ TEST(Profile, ConsecutiveDoublesAreTwoWavefrontsWithoutConflict) {
   EXPECT_EQ(ld.requests, 1u);
   EXPECT_EQ(ld.wavefronts, 2u);
   EXPECT_EQ(ld.bank_conflicts, 0u);
+  EXPECT_EQ(cudasim::last_profile().barriers, 1u);  // one __syncthreads, one block
+  EXPECT_EQ(cudasim::last_profile().blocks, 1u);
+  EXPECT_EQ(cudasim::last_profile().threads_per_block, 32u);
   cudaFree(out);
 }
 

@@ -64,9 +64,12 @@ void launch_begin();
 void block_begin(unsigned threads);
 void block_synced();
 void warp_synced(unsigned w);
+void barrier_passed();  // a __syncthreads of the block
 void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc, unsigned tid,
             Space space);
 std::string report();
+std::string fixed(double x, int digits);  // "4.0"
+std::string duration(double seconds);     // "82.0 ns", "1.28 us", "3.00 ms"
 }  // namespace prof
 
 /// A source file's name relative to the project ("kernels/scale.cu"), as reports show it.

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -68,8 +69,17 @@ struct Warp {
 struct Counts {
   std::uint64_t requests = 0, sectors = 0, bytes = 0, wavefronts = 0, max_way = 0, lanes = 0;
   std::uint64_t ideal_wavefronts = 0;  // one per phase: what the request needs without conflicts
+  // Global: the request with the most sectors beyond what its bytes need, and the step from one
+  // lane's address to the next in it (0 when the lanes do not step evenly).
+  std::uint64_t worst_excess = 0;
+  std::int64_t lane_stride = 0;
+  std::uint64_t needed = 0;  // global: the sectors the distinct bytes of each request fill, summed
   void add(const Counts& o) {
+    if (o.worst_excess > worst_excess || requests == 0) {
+      worst_excess = o.worst_excess, lane_stride = o.lane_stride;
+    }
     requests += o.requests, sectors += o.sectors, bytes += o.bytes, wavefronts += o.wavefronts;
+    needed += o.needed;
     ideal_wavefronts += o.ideal_wavefronts;
     lanes += o.lanes;
     max_way = std::max(max_way, o.max_way);
@@ -82,10 +92,11 @@ struct State {
   std::unordered_map<std::uint64_t, std::uint32_t> read_sectors, written_sectors;  // byte masks
   std::unordered_map<std::uintptr_t, std::uint64_t> atomics;                       // per address
   std::vector<std::uintptr_t> pending_atomic;  // per thread: an atomic load's address
-  std::uint64_t blocks = 0;
+  std::uint64_t blocks = 0, barriers = 0;
 };
 State g;
 LaunchProfile g_last;
+std::vector<LaunchProfile> g_taken;  // since the last take_profiles(), text left out
 
 void mark(std::unordered_map<std::uint64_t, std::uint32_t>& sectors, std::uintptr_t a,
           std::size_t size) {
@@ -104,8 +115,10 @@ Counts request(const Record* r, std::size_t n) {
   c.lanes = n;
   if (r->cls <= global_atom || r->cls == constant_ld) {
     std::vector<std::uint64_t> sectors;
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> spans;  // [first byte, end)
     for (std::size_t i = 0; i < n; ++i) {
       c.bytes += r[i].size;
+      spans.emplace_back(r[i].address, r[i].address + r[i].size);
       for (std::uint64_t s = r[i].address >> 5; s <= (r[i].address + r[i].size - 1) >> 5; ++s) {
         sectors.push_back(s);
       }
@@ -113,6 +126,24 @@ Counts request(const Record* r, std::size_t n) {
     std::sort(sectors.begin(), sectors.end());
     c.sectors =
         static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    // The fewest sectors that could hold the request's distinct bytes.
+    std::sort(spans.begin(), spans.end());
+    std::uint64_t distinct = 0;
+    for (std::uintptr_t end = 0; const auto& [first, last] : spans) {
+      distinct += last > std::max(first, end) ? last - std::max(first, end) : 0;
+      end = std::max(end, last);
+    }
+    c.needed = (distinct + 31) / 32;
+    c.worst_excess = c.sectors - c.needed;
+    for (std::size_t i = 1; i < n; ++i) {  // the lanes come in order (flush sorts them)
+      const auto step = static_cast<std::int64_t>(r[i].address - r[i - 1].address) /
+                        static_cast<std::int64_t>(r[i].lane - r[i - 1].lane);
+      if (i > 1 && step != c.lane_stride) {
+        c.lane_stride = 0;
+        break;
+      }
+      c.lane_stride = step;
+    }
     return c;
   }
   // Shared memory: 32 banks of 4 bytes; a 16-byte access is served 8 lanes at a time.
@@ -171,6 +202,8 @@ void flush(Warp& w) {
   w.forget();
 }
 
+}  // namespace
+
 std::string fixed(double x, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, x);
@@ -182,6 +215,8 @@ std::string duration(double seconds) {
   if (seconds < 1e-3) return fixed(seconds * 1e6, 2) + " us";
   return fixed(seconds * 1e3, 2) + " ms";
 }
+
+namespace {
 
 std::string pad(std::string s, std::size_t width, bool right = false) {
   if (s.size() >= width) return s;
@@ -201,6 +236,8 @@ void block_begin(unsigned threads) {
 void block_synced() {
   for (Warp& w : g.warps) flush(w);
 }
+
+void barrier_passed() { ++g.barriers; }
 
 void warp_synced(unsigned w) { flush(g.warps[w]); }
 
@@ -310,8 +347,13 @@ std::string report() {
                    c.wavefronts,
                    cls >= shared_ld && cls <= shared_atom ? c.wavefronts - c.ideal_wavefronts : 0,
                    c.max_way,
-                   c.bytes};
+                   c.bytes,
+                   c.lane_stride,
+                   c.needed};
   }
+  p.blocks = g.blocks;
+  p.threads_per_block = std::uint64_t{launch.block.x} * launch.block.y * launch.block.z;
+  p.barriers = g.barriers;
   std::uint64_t read = 0, written = 0, ideal = 0;
   for (const auto& [sector, bits] : g.read_sectors) read += 32, ideal += std::popcount(bits);
   for (const auto& [sector, bits] : g.written_sectors) written += 32, ideal += std::popcount(bits);
@@ -339,10 +381,50 @@ std::string report() {
   p.dram_bytes_read = read;
   p.dram_bytes_written = written;
   p.ideal_bytes = ideal;
+  s += "  in short: " + summary(p) + "\n";
   p.text = s;
+  g_taken.push_back(p);
+  g_taken.back().text.clear();
   return s;
 }
 
 }  // namespace cudasim::tools::prof
 
-cudasim::LaunchProfile cudasim::last_profile() { return tools::prof::g_last; }
+namespace cudasim {
+
+LaunchProfile last_profile() { return tools::prof::g_last; }
+
+std::vector<LaunchProfile> take_profiles() { return std::exchange(tools::prof::g_taken, {}); }
+
+std::string summary(const LaunchProfile& p) {
+  using tools::with_commas, tools::prof::fixed, tools::prof::duration;
+  std::string s;
+  if (const std::uint64_t requests = global_requests(p); requests != 0) {
+    s += "global " + with_commas(requests) + " requests at " +
+         fixed(double(global_sectors(p)) / double(requests), 1) + " sectors each (" +
+         fixed(double(global_needed(p)) / double(requests), 1) + " would do)";
+  }
+  const std::uint64_t shared = p.shared_load.requests + p.shared_store.requests;
+  if (shared != 0) {
+    s += std::string(s.empty() ? "" : "; ") + "shared " + with_commas(p.shared_load.requests) +
+         " loads + " + with_commas(p.shared_store.requests) + " stores, " +
+         with_commas(p.shared_load.bank_conflicts + p.shared_store.bank_conflicts) +
+         " bank conflicts";
+  }
+  if (p.atomics != 0) {
+    s += std::string(s.empty() ? "" : "; ") + with_commas(p.atomics) +
+         " atomics, at most " + with_commas(p.most_contended) + " on one address";
+  }
+  if (p.barriers != 0) {
+    s += "; " + fixed(double(p.barriers) / double(std::max<std::uint64_t>(1, p.blocks)), 1) +
+         " barriers per block";
+  }
+  const double moved = double(global_sectors(p) * 32);
+  s += std::string(s.empty() ? "" : "; ") + with_commas(global_sectors(p) * 32) +
+       " bytes moved (each byte once: " + with_commas(p.ideal_bytes) + "): at least " +
+       duration(moved / 4.8e12) + " on H200, " + duration(moved / 2.039e12) + " on A100, " +
+       duration(moved / 320e9) + " on T4";
+  return s;
+}
+
+}  // namespace cudasim

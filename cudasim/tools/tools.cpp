@@ -257,7 +257,7 @@ class Tools final : public hooks::Observer {
 
   void block_synced() override {
     if ((g_launch.mask & racecheck) != 0) race::block_synced();
-    if ((g_launch.mask & profile) != 0) prof::block_synced();
+    if ((g_launch.mask & profile) != 0) prof::block_synced(), prof::barrier_passed();
   }
 
   void warp_synced(unsigned w) override {

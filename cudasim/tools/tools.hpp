@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cudasim {
 
@@ -52,6 +53,11 @@ struct AccessCounts {
                                      // per phase: a warp of 8-byte accesses needs 2)
   std::uint64_t max_way = 0;         // shared: the worst request's n-way bank conflict
   std::uint64_t bytes = 0;           // what the lanes asked for
+  std::int64_t lane_stride = 0;      // global: in the request with the most sectors beyond what
+                                     // its bytes need, the bytes from one lane's address to the
+                                     // next lane's (0 if they do not step evenly)
+  std::uint64_t needed = 0;          // global: the fewest sectors that hold each request's
+                                     // distinct bytes, summed (sectors / needed: the waste)
 };
 /// The profile of one launch; `text` is what is printed.
 struct LaunchProfile {
@@ -62,8 +68,31 @@ struct LaunchProfile {
   std::uint64_t ideal_bytes = 0;     // each byte the kernel reads or writes, once
   std::uint64_t atomics = 0;         // atomic operations (lanes)
   std::uint64_t most_contended = 0;  // atomic operations on the busiest address
+  std::uint64_t blocks = 0;          // blocks the launch ran
+  std::uint64_t threads_per_block = 0;
+  std::uint64_t barriers = 0;        // __syncthreads passed, summed over the blocks
 };
 /// The profile of the last launch that ran with the profile tool on.
 LaunchProfile last_profile();
+/// The profiles of the launches that ran with the profile tool on since the last call, oldest
+/// first, without their text; the list is emptied.
+std::vector<LaunchProfile> take_profiles();
+/// Global requests, their 32-byte sectors, and the fewest sectors their distinct bytes fill:
+/// loads, stores and atomics together.
+inline std::uint64_t global_requests(const LaunchProfile& p) {
+  return p.global_load.requests + p.global_store.requests + p.global_atomic.requests;
+}
+inline std::uint64_t global_sectors(const LaunchProfile& p) {
+  return p.global_load.sectors + p.global_store.sectors + p.global_atomic.sectors;
+}
+inline std::uint64_t global_needed(const LaunchProfile& p) {
+  return p.global_load.needed + p.global_store.needed + p.global_atomic.needed;
+}
+/// The launch in one line, the report's "in short:" line: global requests and their sectors
+/// against what their bytes need, shared-memory requests and bank conflicts, atomics and their
+/// contention, barriers per block, and the bytes moved through L1 (sectors x 32) against each byte
+/// once, with the time those bytes take at the memory bandwidth of an H200, an A100 80GB and a T4
+/// (so a kernel whose lanes touch scattered sectors shows a longer time than a coalesced one).
+std::string summary(const LaunchProfile& p);
 
 }  // namespace cudasim

@@ -18,6 +18,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "tests/remote/args.hpp"
@@ -50,6 +51,20 @@ enum class Kernels { not_required, required };
 /// the program's backend: tests/remote/settings_*.cpp.
 CallSettings settings();
 
+/// The counts of the CPU layer's profile tool for the calls made while profile_calls(true):
+/// the runner runs each such call with the tool on and sends its launches' counts back.
+/// `counted` is false when the runner's kernels carry no instrumentation (tools_available()).
+struct ProfiledCalls {
+  bool counted = false;
+  std::vector<cudasim::LaunchProfile> launches;
+};
+/// Turns the profiling of the next calls on (the list is emptied) or off.
+void profile_calls(bool on);
+/// Whether the calls are profiled now: settings() sends it with each call.
+bool profiling_calls();
+/// What the calls made since profile_calls(true) launched.
+ProfiledCalls& profiled_calls();
+
 /// How a call ended, turned into what the piece would have done here: throws the exception it
 /// threw (InputError, or a std::runtime_error that names the type), a KernelError for a launch
 /// that failed, or the "no kernel" failure of a CUDA piece that computed on the host.
@@ -61,7 +76,7 @@ R call(std::string_view piece, Kernels kernels, P... args) {
   w.number(kRequestMark);
   w.text(piece);
   const CallSettings s = settings();
-  w.number(s.order), w.number(s.seed), w.number(s.workers);
+  w.number(s.order), w.number(s.seed), w.number(s.workers), w.number(s.profile);
   (Arg<P>::send(w, args), ...);
   const std::string answer = exchange(piece, w.data());
   // A call that wrote nothing and returned nothing may well launch nothing (no rows to zero).
@@ -76,6 +91,11 @@ R call(std::string_view piece, Kernels kernels, P... args) {
     AnswerHead head;
     take(r, head);
     if (head.outcome == Outcome::not_served) throw RunnerError(head.message);
+    if (s.profile != 0) {
+      ProfiledCalls& profiled = profiled_calls();
+      profiled.counted = head.profiled;
+      profiled.launches.insert(profiled.launches.end(), head.profiles.begin(), head.profiles.end());
+    }
     std::conditional_t<std::is_void_v<R>, char, R> result{};
     if constexpr (!std::is_void_v<R>) {
       if (head.outcome == Outcome::returned) take(r, result);

@@ -21,7 +21,8 @@
 #include "cuda/runtime.hpp"  // andrea::CudaError
 #endif
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
-#include "cudasim/launch.hpp"  // take_launch_tally
+#include "cudasim/launch.hpp"       // take_launch_tally
+#include "cudasim/tools/tools.hpp"  // take_profiles
 #endif
 
 namespace andrea::remote {
@@ -32,6 +33,7 @@ AnswerHead run_call(Body&& body) {
   AnswerHead head;
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
   cudasim::take_launch_tally();  // this call's launches only
+  cudasim::take_profiles();
 #endif
   try {
     body();
@@ -55,6 +57,8 @@ AnswerHead run_call(Body&& body) {
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
   cudasim::LaunchTally tally = cudasim::take_launch_tally();
   head.launches = tally.launches, head.failures = std::move(tally.failures);
+  head.profiled = cudasim::tools_available() && (cudasim::enabled_tools() & cudasim::profile) != 0;
+  if (head.profiled) head.profiles = cudasim::take_profiles();
 #else
   head.launches = ~std::uint64_t{0};  // not counted: no CPU layer here
 #endif

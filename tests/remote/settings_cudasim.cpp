@@ -7,7 +7,8 @@ namespace andrea::remote {
 
 CallSettings settings() {
   const cudasim::ThreadOrder order = cudasim::thread_order();
-  return {static_cast<std::uint8_t>(order.order), order.seed, cudasim::worker_threads()};
+  return {static_cast<std::uint8_t>(order.order), order.seed, cudasim::worker_threads(),
+          static_cast<std::uint8_t>(profiling_calls())};
 }
 
 }  // namespace andrea::remote

@@ -21,6 +21,7 @@
 #include "core/config.hpp"
 #include "core/tensor.hpp"
 #include "core/vocab_shard.hpp"
+#include "cudasim/tools/tools.hpp"  // LaunchProfile: plain data, no code of the layer
 #include "reference/params.hpp"  // ParameterReport
 
 namespace andrea::remote {
@@ -168,7 +169,37 @@ struct AnswerHead {
   std::string message;                ///< its what()
   std::uint64_t launches = 0;         ///< kernels the call launched (the CPU layer's count)
   std::vector<std::string> failures;  ///< the text of each launch that failed
+  bool profiled = false;              ///< the call ran with the profile tool (CallSettings)
+  std::vector<cudasim::LaunchProfile> profiles;  ///< then: its launches' counts, text left out
 };
+
+/// A launch's counts (cudasim/tools/tools.hpp), every number in the order of its declaration.
+inline void put(Writer& w, const cudasim::LaunchProfile& p) {
+  w.text(p.kernel);
+  for (const cudasim::AccessCounts* c :
+       {&p.global_load, &p.global_store, &p.global_atomic, &p.shared_load, &p.shared_store,
+        &p.shared_atomic, &p.constant_load}) {
+    w.number(c->requests), w.number(c->sectors), w.number(c->wavefronts);
+    w.number(c->bank_conflicts), w.number(c->max_way), w.number(c->bytes), w.number(c->lane_stride);
+    w.number(c->needed);
+  }
+  w.number(p.dram_bytes_read), w.number(p.dram_bytes_written), w.number(p.ideal_bytes);
+  w.number(p.atomics), w.number(p.most_contended), w.number(p.blocks), w.number(p.barriers);
+  w.number(p.threads_per_block);
+}
+inline void take(Reader& r, cudasim::LaunchProfile& p) {
+  p.kernel = r.text();
+  for (cudasim::AccessCounts* c :
+       {&p.global_load, &p.global_store, &p.global_atomic, &p.shared_load, &p.shared_store,
+        &p.shared_atomic, &p.constant_load}) {
+    take(r, c->requests), take(r, c->sectors), take(r, c->wavefronts);
+    take(r, c->bank_conflicts), take(r, c->max_way), take(r, c->bytes), take(r, c->lane_stride);
+    take(r, c->needed);
+  }
+  take(r, p.dram_bytes_read), take(r, p.dram_bytes_written), take(r, p.ideal_bytes);
+  take(r, p.atomics), take(r, p.most_contended), take(r, p.blocks), take(r, p.barriers);
+  take(r, p.threads_per_block);
+}
 
 inline void put(Writer& w, const AnswerHead& h) {
   w.number(kAnswerMark);
@@ -177,6 +208,9 @@ inline void put(Writer& w, const AnswerHead& h) {
   w.number(h.launches);
   w.number<std::uint64_t>(h.failures.size());
   for (const std::string& f : h.failures) w.text(f);
+  w.number<std::uint8_t>(h.profiled);
+  w.number<std::uint64_t>(h.profiles.size());
+  for (const cudasim::LaunchProfile& p : h.profiles) put(w, p);
 }
 inline void take(Reader& r, AnswerHead& h) {
   if (r.number<std::uint32_t>() != kAnswerMark)
@@ -190,6 +224,9 @@ inline void take(Reader& r, AnswerHead& h) {
   h.launches = r.number<std::uint64_t>();
   h.failures.resize(r.count(8));
   for (std::string& f : h.failures) f = r.text();
+  h.profiled = r.number<std::uint8_t>() != 0;
+  h.profiles.resize(r.count(8 * 64));  // a profile holds 64 numbers or more
+  for (cudasim::LaunchProfile& p : h.profiles) take(r, p);
 }
 
 /// What the trusted side asks the runner to set before a call: the CPU layer's thread order and
@@ -198,6 +235,7 @@ struct CallSettings {
   std::uint8_t order = 0;  ///< cudasim::Order
   std::uint64_t seed = 0;
   std::uint32_t workers = 1;
+  std::uint8_t profile = 0;  ///< 1: run the call with the profile tool and send its counts back
 };
 
 }  // namespace andrea::remote

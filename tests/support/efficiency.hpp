@@ -1,0 +1,77 @@
+// What a kernel costs, checked like a value: the CPU execution layer counts each launch's memory
+// traffic exactly (cudasim/tools/tools.hpp: requests, 32-byte sectors, bank conflicts, atomics),
+// the same on every run and machine, so a lesson's test can hold its CUDA step to a target and
+// say, when it misses, which figure, which target and what pattern in the kernel causes it.
+//
+// The targets and their reasons are in each lesson's README ("What the kernel costs"); the
+// grader gives these tests a share of the CUDA step (grader/grading.py, EFFICIENCY). The counts
+// are Nsight Compute's metrics (cudasim/README.md, "Measuring a kernel"); on a GPU the same
+// kernels are measured by bench/ncu_compare.sh, not graded: there the figures are timings.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudasim/tools/tools.hpp"
+#include "tests/support/cost_verdict.hpp"
+
+// Defined where kernels run on the CPU layer, which counts them: the cudasim backend, in a
+// test program of its own or through a grade build's piece runner.
+#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
+#define ANDREA_KERNELS_COUNTED 1
+#endif
+#if ANDREA_KERNELS_COUNTED
+#if defined(ANDREA_BACKEND_REMOTE)
+#include "tests/remote/client.hpp"
+#endif
+
+namespace andrea::testing {
+
+/// The launches `call` made, as the profile tool counted them: in this process, or in the piece
+/// runner of a grade build (which sends them back, tests/remote/client.hpp). nullopt when the
+/// kernels carry no instrumentation (a _plain program, the sanitize preset): nothing counted.
+inline std::optional<std::vector<cudasim::LaunchProfile>> profile_of(
+    const std::function<void()>& call) {
+#if defined(ANDREA_BACKEND_REMOTE)
+  remote::profile_calls(true);
+  call();
+  remote::ProfiledCalls calls = std::move(remote::profiled_calls());
+  remote::profile_calls(false);
+  if (!calls.counted) return std::nullopt;
+  return std::move(calls.launches);
+#else
+  if (!cudasim::tools_available()) return std::nullopt;
+  const unsigned tools = cudasim::enabled_tools();
+  cudasim::set_tools(tools | cudasim::profile);
+  cudasim::set_profile_sink([](const std::string&) {});  // counted, not printed
+  cudasim::take_profiles();
+  call();
+  std::vector<cudasim::LaunchProfile> launches = cudasim::take_profiles();
+  cudasim::set_tools(tools);
+  cudasim::set_profile_sink(nullptr);
+  return launches;
+#endif
+}
+
+/// Runs `call` under the profile tool and fails the test with cost_verdict()'s line when its
+/// launches miss `target`. Skips (saying why) where nothing is counted.
+inline void expect_within_cost(const std::function<void()>& call, const CostTarget& target) {
+  const auto launches = profile_of(call);
+  if (!launches) {
+    GTEST_SKIP() << "this program's kernels carry no instrumentation (a _plain program or the "
+                    "sanitize preset): the profile tool counts nothing here";
+  }
+  if (launches->empty()) {
+    ADD_FAILURE() << "efficiency: the call launched no kernel, so nothing was measured";
+    return;
+  }
+  const std::string verdict = cost_verdict(*launches, target);
+  if (!verdict.empty()) ADD_FAILURE() << verdict;
+}
+
+}  // namespace andrea::testing
+#endif  // ANDREA_KERNELS_COUNTED
