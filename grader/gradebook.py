@@ -137,9 +137,9 @@ def gradescope(grade: Grade, steps: list, hidden_apart: bool = False) -> dict:
                           "status": "failed", "visibility": "visible",
                           "output": grade.reason or "not graded"})
         elif hidden_apart and step.hidden[1]:
-            # column() scores each half by its share (the public half's holds the efficiency
-            # tests), and the whole step 0 for a memory error or a race: the public half's
-            # points, then the rest for the hidden half.
+            # column() scores each half by its share (the efficiency tests a fifth of each),
+            # and the whole step 0 for a memory error or a race: the public half's points, then
+            # the rest for the hidden half.
             shown = 0.0 if step.points == 0 else worth / 2 * step.public_share
             public_reason = step.public_reason or (
                 "the step scores 0 for what its hidden tests found (shown after the due date)"

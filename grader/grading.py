@@ -9,7 +9,8 @@ forward, reverse and random); a lesson whose CUDA exercise has several steps (le
 cuda_steps: lesson 8's atomic and deterministic backward) shares the 5 points between them, one
 row each. Each step is scaled by the share of its tests that pass (in an instructor's build with hidden
 tests, -DANDREA_HIDDEN_SEED=N, half by the public tests' share and half by the hidden tests',
-prefix LNN-backend-hidden/); a kernel that reads or writes
+prefix LNN-backend-hidden/); a CUDA step's Efficiency.* tests, the memory its kernels cost
+(EFFICIENCY below), are worth a fifth of it, apart from that share; a kernel that reads or writes
 outside its arrays, or races (the CPU layer's racecheck), scores 0 for its step, the report first. The GPU column (backend
 gpu) is for information only and never counts toward the points: where no GPU is present
 (no /dev/nvidia0 or /dev/dxg) it reads "skipped" and its programs are neither built nor run.
@@ -49,9 +50,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 POINTS = {"cpu": 5, "cudasim": 5}  # the gpu column gives no points
 # What a kernel costs (tests/support/efficiency.hpp): a CUDA step's tests named Efficiency.*
 # hold its kernels to the memory traffic its lesson's README states, from the CPU layer's exact
-# counts. They are worth this share of the step, in its public half, once every public test of
-# the step's values passes: a correct kernel that wastes memory loses these points alone, a wrong
-# one gains nothing from them.
+# counts. They are worth this share of the step (of each half, public and hidden, with hidden
+# tests), once every public test of the step's values passes: a correct kernel that wastes
+# memory loses these points alone, a wrong one gains nothing from them.
 EFFICIENCY = 0.2
 COST_TEST = re.compile(r"^Efficiency\.")
 BACKENDS = ("cpu", "cudasim", "gpu")
@@ -490,11 +491,13 @@ def failure_reason(status: str, output: str, timeout: str) -> str:
     return said or "failed (see ctest --preset grade --output-on-failure)"
 
 
-def profile(build_dir: pathlib.Path, label: str) -> int:
+def profile(build_dir: pathlib.Path, label: str, table: bool = False) -> int:
     """--profile: runs the CUDA step's tests of the selected lessons (backend cudasim) under the
-    CPU execution layer's profile tool and prints each launch's memory traffic: requests,
-    sectors, bank conflicts, DRAM bytes (cudasim/README.md, "Measuring a kernel"). No points.
-    memcheck runs too: a profile of a kernel that writes out of bounds says so."""
+    CPU execution layer's profile tool and prints each launch in two lines, its kernel and its
+    summary (requests and sectors against what their bytes need, bank conflicts, atomics, bytes
+    moved and the time they take); table: the whole report per line of the kernel
+    (cudasim/README.md, "Measuring a kernel"). No points. memcheck runs too: a profile of a
+    kernel that writes out of bounds says so."""
     chosen = [e for e in plan(build_dir) if e["backend"] == "cudasim" and not e["hidden"]
               and selected(label, e["lesson"], e["backend"])]
     if not chosen:
@@ -516,7 +519,7 @@ def profile(build_dir: pathlib.Path, label: str) -> int:
                 print(f"\n{lesson} {out[13:]}")
             elif error:
                 print(f"  {clean(error.group(0))}")
-            elif out.startswith(("profile:", "  ")):
+            elif out.startswith(("profile:", "  in short:")) or (table and out.startswith("  ")):
                 print(out)
         if done.returncode != 0:
             print(f"\n{lesson}: its tests fail (exit status {done.returncode}): the figures above "
@@ -577,11 +580,12 @@ def column(step: Step, results: dict, broken: dict) -> Column:
         col.text = "race"
     else:
         col.text = f"{len(kept)}/{len(values)} pass"
-        col.public_share = public[0] / public[1] if public[1] else 0.0
-        if costs:
-            cost = col.cost[0] / col.cost[1] if public[0] == public[1] else 0.0
-            col.public_share = (1 - EFFICIENCY) * col.public_share + EFFICIENCY * cost
-        halves = [col.public_share] + ([hidden[0] / hidden[1]] if hidden[1] else [])
+        # Each half (public, hidden) is its tests' share, the efficiency tests taking EFFICIENCY
+        # of it, counted once the public tests all pass (so the hidden half tells nothing more).
+        weight = EFFICIENCY if costs else 0.0
+        cost = col.cost[0] / col.cost[1] if costs and public[0] == public[1] else 0.0
+        halves = [(1 - weight) * p / n + weight * cost for p, n in (public, hidden) if n]
+        col.public_share = halves[0] if public[1] else 0.0
         col.share = sum(halves) / len(halves)
     return col
 

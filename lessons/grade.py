@@ -6,6 +6,7 @@ of what passes (C++ · CUDA on CPU · GPU), your points, and why each failure fa
   python3 lessons/grade.py -L L01             # lesson 1: build, run, score (after each edit)
   python3 lessons/grade.py                    # every lesson
   python3 lessons/grade.py --profile -L L01   # how lesson 1's kernels use memory (no points)
+  python3 lessons/grade.py --profile --table -L L01   # the same, per line of each kernel
 
 Each lesson is worth 10 points: 5 for the C++ step, 5 for the CUDA step run on the CPU (every
 thread order, under racecheck and memcheck). The GPU column never counts. The engine is
@@ -29,7 +30,10 @@ def arguments() -> argparse.Namespace:
                              "L03, cudasim, L0[12]-cpu")
     parser.add_argument("--profile", action="store_true",
                         help="print how each kernel launch of the CUDA step's tests uses memory "
-                             "(requests, sectors, bank conflicts, DRAM bytes) instead of grading")
+                             "(requests, sectors, bank conflicts, atomics, bytes moved) instead "
+                             "of grading, one summary line per launch")
+    parser.add_argument("--table", action="store_true",
+                        help="with --profile: each launch's whole table, per line of the kernel")
     parser.add_argument("--rerun", action="store_true",
                         help="run every selected test again, even those whose programs did not "
                              "change since they were last graded")
@@ -53,7 +57,7 @@ def main() -> int:
         print(f"grade.py: {unknown}", file=sys.stderr)
         return 2
     if args.profile:
-        return grading.profile(build_dir, args.label)
+        return grading.profile(build_dir, args.label, args.table)
     graded = grading.grade_build(build_dir, args.label, args.rerun, args.no_build)
     print(graded["report"], end="")
     if args.json:

@@ -15,6 +15,14 @@
 # test_grader.sh already plants on the same lines (its "v, not u" training bug, and its
 # "the C++ masked lookup still passes" expectation).
 #
+#   plant_waste DIR          correct kernels that waste memory, in a lessons tree holding the
+#                            solutions of lessons 1, 2, 5 and 8 (the efficiency tests' cases):
+#                            a thread per row (lookup), every (2 * stride)-th thread active in the
+#                            reduction (norm), three neighbouring columns per thread (combine),
+#                            the threads down a column (atomic backward)
+#   expect_waste REPORT CSV  each loses a fifth of its CUDA step, no more, and the report quotes
+#                            the line its lesson's README quotes (the README checked by a run)
+#
 #   make_submission KIND SOLUTIONS DEST   one made-up student of the self-test's class of four
 #                                         (also bench/grade_class_bench.sh's), from the
 #                                         solutions (make_exercises.py --solutions SOLUTIONS):
@@ -82,4 +90,35 @@ expect_edge_bugs() {
   expect "$report" "^L09 training +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" "lesson 9 loses points on both steps"
   if grep -Eq "^L10 vocab parallel .* 10\.0/10$" "$report"; then fail "the ownership off-by-one kept full marks"; fi
   if grep -Eq "^L09 training .* 10\.0/10$" "$report"; then fail "the output-row gradient bug kept full marks"; fi
+}
+
+plant_waste() {
+  local dir=$1
+  sed -i 's|^  const std::int64_t t = blockIdx.x;$|  const std::int64_t t = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;  // WASTE: a thread per row\n  if (t >= gridDim.x) return;|; s|for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) dst\[c\] = src\[c\];|for (std::int64_t c = 0; c < d; ++c) dst[c] = src[c];|' \
+    "$dir/01_lookup/lookup.cu"
+  sed -i 's|for (unsigned active = kThreads / 2; active >= 32; active /= 2) {|for (unsigned stride = 1; stride < kThreads; stride *= 2) {  // WASTE: interleaved|; s|if (tid < active) partial\[tid\] += partial\[tid + active\];|if (tid % (2 * stride) == 0) partial[tid] += partial[tid + stride];|; s|double sum = partial\[tid\];|double sum = tid == 0 ? partial[0] : 0.0;|' \
+    "$dir/02_norm/norm.cu"
+  sed -i 's|  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x\[c\] = tok\[c\] + pos\[c\];|  const std::int64_t per = (d + blockDim.x - 1) / blockDim.x;  // WASTE: a run of columns per thread\n  for (std::int64_t c = threadIdx.x * per; c < d \&\& c < (threadIdx.x + 1) * per; ++c) x[c] = tok[c] + pos[c];|' \
+    "$dir/05_combine/combine.cu"
+  sed -i 's|const std::int64_t p = i / d, c = i % d;|const std::int64_t p = i % rows, c = i / rows;  // WASTE: down a column|; s|\], dout\[i\]);|], dout[p * d + c]);|' \
+    "$dir/08_backward/backward.cu"
+  local f
+  for f in 01_lookup/lookup.cu 02_norm/norm.cu 05_combine/combine.cu 08_backward/backward.cu; do
+    grep -q "WASTE" "$dir/$f" || fail "could not plant the waste in $f"
+  done
+  [ "$(grep -c "dout\[p \* d + c\]" "$dir/08_backward/backward.cu")" = 2 ] || fail "could not plant the column walk"
+}
+
+expect_waste() {
+  local report=$1 csv=$2 lesson readme line
+  # C++ steps are the stubs (0); each CUDA step keeps four fifths of its points.
+  expect "$csv" "^wasteful,0\.00,4\.00,0\.00,4\.00,0\.00,0\.00,0\.00,0\.00,0\.00,4\.00,0\.00,0\.00,0\.00,0\.00,0\.00,2\.00,2\.50,0\.00,0\.00,0\.00,0\.00,16\.50," \
+    "correct kernels that waste memory lose a fifth of each CUDA step"
+  for lesson in 01_lookup 02_norm 05_combine 08_backward; do
+    for readme in "$root/lessons/$lesson/README.md" "$root/lessons/$lesson/README.fr.md"; do
+      line=$(grep -E "^L0[0-9]-cudasim[-a-z]* Efficiency\." "$readme" || true)
+      [ -n "$line" ] || { fail "$readme quotes no efficiency verdict"; continue; }
+      if grep -qF -- "  $line" "$report"; then pass; else fail "the verdict $readme quotes is not the report's: $line"; fi
+    done
+  done
 }

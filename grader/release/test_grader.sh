@@ -10,6 +10,8 @@
 #        full marks, partial, a compile error, a hang (at ANDREA-120M's size only: one test runs
 #          into its time limit) -> grades.csv and their results.json as
 #          grader/release/test_grader/ holds them, byte for byte but for the times
+#        correct kernels that waste memory (lessons 1, 2, 5, 8) -> a fifth of each CUDA step
+#          lost, with the verdict line its lesson's README quotes
 #        deliberate bugs in the solutions -> the right tests fail, with a useful message:
 #          the batch index used as the position (cuda/combine.cu, lesson 5)
 #          a reduction missing its __syncthreads (cuda/norm.cu, lesson 2)
@@ -117,6 +119,10 @@ plant "$w/07_position_schemes/sinusoidal.cu" 's/make_float2(static_cast<float>(s
 plant "$w/08_backward/backward.cu" 's|  atomicAdd(&dwte\[id \* d + c\], dout\[i\]);|  dwte[id * d + c] += dout[i];  // BUG: not atomic|' "BUG: not atomic"
 plant "$w/09_training/training.cpp" 's|dv\[c\] = g \* u\[c\];   // d(u . v)/dv = u|dv[c] = g * v[c];  // BUG: v, not u|' "BUG: v, not u"
 
+# Correct kernels that waste memory (planted_bugs.sh): the efficiency tests' fifth of each step.
+copy wasteful lessons 01_lookup/lookup.cu 02_norm/norm.cu 05_combine/combine.cu 08_backward/backward.cu
+plant_waste "$in/wasteful/lessons"
+
 # Boundary slips and wrong-row bugs (grader/release/planted_bugs.sh): lessons 9 and 10, in a tree of
 # their own (the "wrong" tree plants other bugs on the same lines).
 # (Only the lessons its bugs are in, and lesson 8, which lesson 9 builds on: the others are the
@@ -213,6 +219,7 @@ expect "$wr" "L10-cudasim VocabParallelLookup\.HandWorkedMasking: .*first wrong 
 expect "$wr" "^L10 vocab parallel +([0-9]+)/\\1 pass +[0-9]+/[0-9]+ pass" "the C++ masked lookup still passes"
 
 expect_edge_bugs "$r/edges/report.txt"
+expect_waste "$r/wasteful/report.txt" "$r/grades.csv"
 
 cr=$r/cheats/report.txt
 expect "$cr" "L01-cpu .*the piece runner \(your code\) ended \(exit status 0\) during lookup\(\)" "exit(0) caught"
@@ -307,7 +314,12 @@ cp "$work/solutions/01_lookup/lookup.cu" "$work/class/lessons/01_lookup/lookup.c
 ANDREA_SANDBOX=off python3 "$release/lessons/grade.py" --build-dir "$b" --profile -L L01 \
   > "$work/profile.txt" 2>&1 || true
 expect "$work/profile.txt" "^L01 .*Lookup\." "the profile names lesson 1's tests"
-expect "$work/profile.txt" "sectors" "the profile shows the kernels' memory traffic"
+expect "$work/profile.txt" "^  in short: global [0-9,]+ requests at ([0-9.]+) sectors each \(\1 would do\); .* bytes moved .* on H200" \
+  "the profile's summary line per launch"
+if grep -q "^  line  " "$work/profile.txt"; then fail "the profile shows the table without --table"; else pass; fi
+ANDREA_SANDBOX=off python3 "$release/lessons/grade.py" --build-dir "$b" --profile --table -L L01 \
+  > "$work/profile-table.txt" 2>&1 || true
+expect "$work/profile-table.txt" "^  line +access +requests +sectors" "--table adds the per-line table"
 # A student's set-up and first grade in the release itself, by the commands of its GitHub
 # Classroom workflow (test_autograders.sh checks its form): the stubs fail lesson 1's C++ step
 # ("not implemented", 0 points); lesson 1's solutions pass both of its steps.

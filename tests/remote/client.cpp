@@ -48,23 +48,7 @@ class Process {
   ~Process() { stop(); }
 
   /// Sends the request, waits for the answer. Throws RunnerError.
-  ProfiledCalls& profiled_calls() {
-  static ProfiledCalls calls;
-  return calls;
-}
-
-namespace {
-bool g_profiling = false;
-}
-
-void profile_calls(bool on) {
-  g_profiling = on;
-  profiled_calls() = {};
-}
-
-bool profiling_calls() { return g_profiling; }
-
-std::string exchange(std::string_view piece, const std::string& request) {
+  std::string exchange(std::string_view piece, const std::string& request) {
     if (pid_ <= 0) start();
     std::string frame(8, '\0');
     const std::uint64_t length = request.size();
