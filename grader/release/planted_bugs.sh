@@ -100,13 +100,14 @@ plant_waste() {
     "$dir/02_norm/norm.cu"
   sed -i 's|  for (std::int64_t c = threadIdx.x; c < d; c += blockDim.x) x\[c\] = tok\[c\] + pos\[c\];|  const std::int64_t per = (d + blockDim.x - 1) / blockDim.x;  // WASTE: a run of columns per thread\n  for (std::int64_t c = threadIdx.x * per; c < d \&\& c < (threadIdx.x + 1) * per; ++c) x[c] = tok[c] + pos[c];|' \
     "$dir/05_combine/combine.cu"
-  sed -i 's|const std::int64_t p = i / d, c = i % d;|const std::int64_t p = i % rows, c = i / rows;  // WASTE: down a column|; s|\], dout\[i\]);|], dout[p * d + c]);|' \
+  sed -i 's|const std::int64_t p = i / d, c = i % d;|const std::int64_t p = i % rows, c = i / rows;  // WASTE: down a column|; /^  atomicAdd(/s|\], dout\[i\]);|], dout[p * d + c]);|' \
     "$dir/08_backward/backward.cu"
   local f
   for f in 01_lookup/lookup.cu 02_norm/norm.cu 05_combine/combine.cu 08_backward/backward.cu; do
     grep -q "WASTE" "$dir/$f" || fail "could not plant the waste in $f"
   done
-  [ "$(grep -c "dout\[p \* d + c\]" "$dir/08_backward/backward.cu")" = 2 ] || fail "could not plant the column walk"
+  [ "$(grep -c "^  atomicAdd(.*dout\[p \* d + c\]);" "$dir/08_backward/backward.cu")" = 2 ] ||
+    fail "could not plant the column walk"
 }
 
 expect_waste() {
