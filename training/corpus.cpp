@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace andrea::training {
 
@@ -67,15 +68,19 @@ Corpus read_wordnet(const std::string& dir) {
   Corpus corpus;
   corpus.source = fmt::format("WordNet 3.0 glosses and lemmas in {}", dir);
   corpus.sentence_starts.push_back(0);
+  std::uint64_t read = 0;  // the four files together hold at most max_text_file_bytes
   for (const char* part : {"noun", "verb", "adj", "adv"}) {
     const std::string path = fmt::format("{}/data.{}", dir, part);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
       throw InputError(fmt::format(
           "cannot read {}: the WordNet corpus is missing; install it with "
           "`apt-get install wordnet-base` (or bash install-deps.sh), or give --corpus FILE",
           path));
     }
+    const std::uint64_t left = max_text_file_bytes - read;
+    std::istringstream in(read_input_file(path, "the WordNet corpus file", left));
+    read += static_cast<std::uint64_t>(in.str().size());
     std::string line;
     while (std::getline(in, line)) {
       if (line.starts_with("  ")) continue;  // the licence header
@@ -88,10 +93,7 @@ Corpus read_wordnet(const std::string& dir) {
 }
 
 Corpus read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path)) {
-    throw InputError(fmt::format("cannot read the corpus file '{}'", path));
-  }
+  std::istringstream in(read_input_file(path, "the corpus file"));
   Corpus corpus;
   corpus.source = fmt::format("the text file {}", path);
   corpus.sentence_starts.push_back(0);

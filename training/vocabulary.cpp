@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace andrea::training {
 
@@ -92,11 +91,7 @@ Vocabulary parse_vocabulary(std::string_view text, std::string_view source) {
 }
 
 Vocabulary read_vocabulary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
-  return parse_vocabulary(text, path);
+  return parse_vocabulary(read_input_file(path, "the vocabulary file"), path);
 }
 
 std::string vocabulary_text(const Vocabulary& vocab) {
