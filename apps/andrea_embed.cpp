@@ -180,7 +180,8 @@ void check_sum_finite(const Matrix& x, const Matrix& wte, const Matrix& wpe,
 }
 
 int run(const Options& o) {
-  if (o.has_seed && o.files.options[0]->count() > 0 && (o.has_ids || o.has_ids_file || o.has_text)) {
+  if (o.has_seed && o.files.options[0]->count() > 0 &&
+      (o.has_ids || o.has_ids_file || o.has_text)) {
     throw InputError(
         "--seed has no effect with --weights and an input: the tables come from the file and the "
         "ids from --ids, --ids-file or --text");
@@ -370,8 +371,8 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
-               training.chosen()               ? "a smaller train --d-model, or a smaller corpus "
-                                                 "or --min-count above 1?"
+               training.chosen()                 ? "a smaller train --d-model, or a smaller corpus "
+                                                   "or --min-count above 1?"
                : o.files.options[0]->count() > 0 ? "a smaller --weights file?"
                                                  : "the tables of --config: more memory?");
     return 2;

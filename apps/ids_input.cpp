@@ -117,7 +117,8 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
       (void)parse_id(text, source, seen + 1);  // no id is this long
   }
   if (seen == 0) {
-    throw InputError(fmt::format("ids file '{}' {}", source, any_byte ? "holds no ids" : "is empty"));
+    throw InputError(
+        fmt::format("ids file '{}' {}", source, any_byte ? "holds no ids" : "is empty"));
   }
   if (!full) check_window(source, seen, offset, length);  // every id was read: the count is known
   if (length < 0 && static_cast<std::int64_t>(ids.size()) > max_length) {

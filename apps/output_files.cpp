@@ -1,12 +1,13 @@
 #include "apps/output_files.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
-#include <csignal>
 #include <climits>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -67,7 +68,8 @@ volatile std::sig_atomic_t temporary_count = 0;
 // On SIGTERM, SIGINT or SIGHUP: remove every temporary, then die of the same signal
 // (the default action), so that the exit status says which one ended the run.
 extern "C" void remove_temporaries_and_die(int signal) {
-  for (int i = 0; i < temporary_count; ++i) ::unlinkat(temporaries[i].folder, temporaries[i].name, 0);
+  for (int i = 0; i < temporary_count; ++i)
+    ::unlinkat(temporaries[i].folder, temporaries[i].name, 0);
   ::signal(signal, SIG_DFL);
   ::raise(signal);
 }
@@ -133,13 +135,12 @@ void check_writable(const std::string& path) {
   if (::stat(folder.c_str(), &folder_status) != 0) {  // the real cause: missing, a loop, a file
     const int error = errno;
     throw InputError(fmt::format("cannot write '{}': folder '{}' {}", path, folder.string(),
-                                 error == ENOENT ? std::string("does not exist")
-                                                 : fmt::format("cannot be used ({})",
-                                                               std::strerror(error))));
+                                 error == ENOENT
+                                     ? std::string("does not exist")
+                                     : fmt::format("cannot be used ({})", std::strerror(error))));
   }
   if (!S_ISDIR(folder_status.st_mode)) {
-    throw InputError(
-        fmt::format("cannot write '{}': '{}' is not a folder", path, folder.string()));
+    throw InputError(fmt::format("cannot write '{}': '{}' is not a folder", path, folder.string()));
   }
   if (::access(folder.c_str(), W_OK) != 0) {
     throw InputError(fmt::format("cannot write '{}': folder '{}' is not writable ({})", path,
@@ -181,8 +182,8 @@ void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<Name
 void write_all(const std::vector<FileBytes>& files) {
   for (const FileBytes& f : files) check_writable(f.path);
   if (files.size() > kMaxTemporaries) {
-    throw InputError(fmt::format("{} outputs: a run writes at most {}", files.size(),
-                                 kMaxTemporaries));
+    throw InputError(
+        fmt::format("{} outputs: a run writes at most {}", files.size(), kMaxTemporaries));
   }
   catch_signals();
   std::vector<std::unique_ptr<Folder>> folders;
@@ -206,8 +207,7 @@ void write_all(const std::vector<FileBytes>& files) {
                        fmt::format(".andrea-{}-{}.tmp", ::getpid(), i), folders.back()->fd, false});
     Pending& p = pending.back();
     temporaries[i].folder = p.folder;  // known to the handler before the file exists
-    *fmt::format_to_n(temporaries[i].name, sizeof temporaries[i].name - 1, "{}", p.temporary)
-         .out = '\0';
+    std::snprintf(temporaries[i].name, sizeof temporaries[i].name, "%s", p.temporary.c_str());
     temporary_count = static_cast<int>(i) + 1;
     const int error = write_new(p.folder, p.temporary, files[i].bytes);
     p.created = error != EEXIST;

@@ -189,12 +189,13 @@ std::vector<float> to_float(const Entry& e, std::string_view bytes) {
 // mark, no space) and only spaces (0x20) may pad it after its last '}'.
 std::string_view header_json(std::string_view header, std::string_view source) {
   const auto byte = [&](std::size_t at) {
-    return fmt::format("byte 0x{:02X} at offset {} of the header", static_cast<unsigned char>(header[at]), at);
+    return fmt::format("byte 0x{:02X} at offset {} of the header",
+                       static_cast<unsigned char>(header[at]), at);
   };
   if (header.empty()) throw InputError(fmt::format("{}: the header is empty", source));
   if (header[0] != '{') {
-    throw InputError(fmt::format("{}: the header must begin with '{{' (0x7B), not with {}", source,
-                                 byte(0)));
+    throw InputError(
+        fmt::format("{}: the header must begin with '{{' (0x7B), not with {}", source, byte(0)));
   }
   const std::size_t last = header.find_last_not_of(' '), brace = header.find_last_of('}');
   if (brace != std::string_view::npos && brace < last) {  // no '}' at all: not JSON, said below

@@ -63,10 +63,11 @@ EmbeddingTables load_embedding_tables(const std::string& path) {
         "shape [{}, {}]",
         path, wte.name, wte.shape[0], wte.shape[1], wpe.name, wpe.shape[0], wpe.shape[1]));
   }
+  EmbeddingTables tables{
+      to_matrix(wte, path), to_matrix(wpe, path), wte.name, wpe.name, wte.dtype, wpe.dtype};
   const auto positions = file.metadata.find("positions");
-  const bool sinusoidal = positions != file.metadata.end() && positions->second == "sinusoidal";
-  return {to_matrix(wte, path), to_matrix(wpe, path), wte.name,  wpe.name,
-          wte.dtype,            wpe.dtype,            sinusoidal};
+  tables.sinusoidal = positions != file.metadata.end() && positions->second == "sinusoidal";
+  return tables;
 }
 
 Config config_of(const EmbeddingTables& t) {
