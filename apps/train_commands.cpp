@@ -211,8 +211,10 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
                    "the .safetensors file written by train (its .vocab.txt beside it)")
       ->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
-  add_int_option<std::int64_t>(*neighbors_, "-k", k_, 1, kMaxNeighbors,
-                               "how many (at most the vocabulary's other words)");
+  add_int_option<std::int64_t>(
+      *neighbors_, "-k", k_, 1, kMaxNeighbors,
+      fmt::format("how many, at most {} (and at most the vocabulary's other words)",
+                  kMaxNeighbors));
   neighbors_->add_flag("--centre", centre_,
                        "subtract the mean row first (removes the direction all rows share)");
 }
