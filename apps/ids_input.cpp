@@ -6,7 +6,7 @@
 #include <fstream>
 #include <limits>
 
-#include "apps/numbers.hpp"
+#include "core/numbers.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 
@@ -38,7 +38,7 @@ std::size_t for_each_token(std::string_view text, bool whole, Take&& take) {
 // The longest entry read as an id: "-2147483648" with room for leading zeros.
 constexpr std::size_t kLongestEntry = 64;
 
-// The id written as `token` (an integer by the rule of apps/numbers.hpp), entry
+// The id written as `token` (an integer by the rule of core/numbers.hpp), entry
 // `entry` (1-based) of `source`.
 std::int32_t parse_id(std::string_view token, std::string_view source, std::int64_t entry) {
   const std::optional<std::int32_t> value =

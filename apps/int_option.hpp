@@ -1,4 +1,4 @@
-// Numbers read as the user typed them, by the one rule of apps/numbers.hpp. A value
+// Numbers read as the user typed them, by the one rule of core/numbers.hpp. A value
 // outside the option's bounds (or outside its type: a seed of -1 or of 2^64) is refused
 // with the value typed, never wrapped or clamped as a plain conversion would.
 #pragma once
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "apps/numbers.hpp"
+#include "core/numbers.hpp"
 
 namespace andrea::cli {
 

@@ -1,6 +1,7 @@
 #include "training/corpus.hpp"
 
 #include <fmt/format.h>
+#include <charconv>
 #include <filesystem>
 #include <sstream>
 
@@ -38,7 +39,13 @@ void append_synset(const std::string& line, std::vector<std::string>& out) {
     at = end + 1;
   }
   if (fields.size() < 4) return;
-  const auto lemmas = static_cast<std::size_t>(std::stoul(fields[3], nullptr, 16));  // w_cnt, hex
+  std::size_t lemmas = 0;  // w_cnt, two hexadecimal digits
+  const std::string& count = fields[3];
+  const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), lemmas, 16);
+  if (error != std::errc() || end != count.data() + count.size()) {
+    throw InputError(fmt::format("a WordNet data line has w_cnt '{}', not a hexadecimal count: {}",
+                                 count, line.substr(0, 80)));
+  }
   for (std::size_t i = 0; i < lemmas && 4 + 2 * i < fields.size(); ++i) {
     const std::string& lemma = fields[4 + 2 * i];
     append_words(std::string_view(lemma).substr(0, lemma.find('(')), out);  // drop "(a)"

@@ -110,6 +110,8 @@ embed length-space "--length ' 2' is not an integer" --ids-file "$tmp/ids.txt" -
 printf '1 +2\n' >"$tmp/plus.txt"
 embed ids-file-plus "entry 2 '+2' is not a token id" --ids-file "$tmp/plus.txt"
 embed train-seed-plus "--seed '+1' is not an integer" train --seed +1
+cp "$tmp/w.safetensors" "$tmp/p.safetensors"; sed '2s/ \([0-9]*\)$/ +\1/' "$tmp/w.vocab.txt" >"$tmp/p.vocab.txt"
+embed vocab-count-plus "p.vocab.txt:2: expected 'word count'" similar --weights "$tmp/p.safetensors" cat
 embed lr-plus "--lr '+0.1' is not a number" train --lr +0.1
 embed lr-space "--lr ' 0.1' is not a number" train --lr " 0.1"
 embed lr-hex "--lr '0x1p-3' is not a number" train --lr 0x1p-3

@@ -1,14 +1,15 @@
-// The one rule for numbers the programs read, in every option, every --ids entry and
-// every text ids file: an integer is decimal digits with an optional leading '-' ("-0"
-// is 0; no '+', no spaces); a real number is what std::from_chars reads ("0.05",
-// "1e-3"; no '+', no spaces, no hex, no inf or nan).
+// The one rule for integers the programs read, in every option, every --ids entry, every
+// text ids file and every count of a vocabulary file: decimal digits with an optional
+// leading '-' ("-0" is 0; no '+', no spaces). Real options follow the same spirit
+// (apps/int_option.hpp, parse_real: what std::from_chars reads, no '+', no spaces, no hex,
+// no inf or nan).
 #pragma once
 
 #include <charconv>
 #include <optional>
 #include <string_view>
 
-namespace andrea::cli {
+namespace andrea {
 
 /// True when `text` is an integer as written above: -?[0-9]+.
 inline bool integer_text(std::string_view text) {
@@ -27,4 +28,4 @@ std::optional<Int> to_integer(std::string_view text) {
   return value;
 }
 
-}  // namespace andrea::cli
+}  // namespace andrea
