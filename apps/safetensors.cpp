@@ -193,7 +193,9 @@ std::string_view header_json(std::string_view header, std::string_view source) {
                        static_cast<unsigned char>(header[at]), at);
   };
   if (header.empty()) throw InputError(fmt::format("{}: the header is empty", source));
-  if (header[0] != '{') {
+  // What a JSON parser would skip before the '{': whitespace, a byte-order mark (other
+  // bytes are not JSON, or JSON of another type: the parser says which).
+  if (std::string_view(" \t\n\r\xEF").find(header[0]) != std::string_view::npos) {
     throw InputError(
         fmt::format("{}: the header must begin with '{{' (0x7B), not with {}", source, byte(0)));
   }
