@@ -175,7 +175,7 @@ embed grandparent-is-file "cannot write '$tmp/c.txt/a/x.npy': folder '$tmp/c.txt
 embed parent-loop "folder '$tmp/loop' cannot be used (Too many levels of symbolic links)" --ids 1 --out "$tmp/loop/x.npy"
 # Out of memory under a 150 MB limit (gpt2-124m's tables take 157 MB). Where the program
 # cannot start under the limit (ASan, a CUDA runtime), nothing is checked.
-(ulimit -v 150000; exec "$exe" --config gpt2-124m --backend cpu --ids 1) >/dev/null 2>"$tmp/err"
+{ (ulimit -v 150000; exec "$exe" --config gpt2-124m --backend cpu --ids 1 2>"$tmp/err" >/dev/null); } 2>/dev/null
 if grep -Fq "out of memory: the tables" "$tmp/err"; then
   grep -Fq -- "--weights" "$tmp/err" && fail "oom: names --weights, which was not given: $(cat "$tmp/err")"
 else
