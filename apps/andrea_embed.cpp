@@ -371,8 +371,7 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
-               training.chosen()                 ? "a smaller train --d-model, or a smaller corpus "
-                                                   "or --min-count above 1?"
+               training.chosen()                 ? training.out_of_memory_hint()
                : o.files.options[0]->count() > 0 ? "a smaller --weights file?"
                                                  : "the tables of --config: more memory?");
     return 2;

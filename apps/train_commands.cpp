@@ -223,6 +223,11 @@ bool TrainingCommands::chosen() const {
   return train_->parsed() || similar_->parsed() || neighbors_->parsed();
 }
 
+std::string_view TrainingCommands::out_of_memory_hint() const {
+  return train_->parsed() ? "a smaller train --d-model, or a smaller corpus or --min-count above 1?"
+                          : "a smaller --weights file?";
+}
+
 int TrainingCommands::run() const {
   if (train_->parsed()) return run_train();
   if (similar_->parsed()) return run_similar();
