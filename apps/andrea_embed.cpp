@@ -41,7 +41,7 @@ struct Options {
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
   bool has_ids = false, has_ids_file = false, has_text = false, has_out = false,
-       has_backend = false;
+       has_backend = false, has_seed = false;
   bool profile = false;    // --profile: the cudasim layer's profile of the main job's kernels
   cli::FileOptions files;  // --weights, --save-weights, --plot-*
 };
@@ -163,14 +163,38 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
   }
 }
 
+// Throws andrea::InputError at the first value of x = wte[id] + pos that is not finite:
+// two finite tables (from a weights file) whose sum overflows float32, named by row.
+void check_sum_finite(const Matrix& x, const Matrix& wte, const Matrix& wpe,
+                      std::span<const std::int32_t> ids, std::string_view pos) {
+  for (std::int64_t t = 0; t < x.rows(); ++t) {
+    for (std::int64_t c = 0; c < x.cols(); ++c) {
+      if (std::isfinite(x(t, c))) continue;
+      const std::int32_t id = ids[static_cast<std::size_t>(t)];
+      throw InputError(fmt::format(
+          "x[{}] = wte[{}] + {}[{}] is {} in column {} ({} + {}): the tables' values are too "
+          "large for their sum to fit float32",
+          t, id, pos, t, x(t, c), c, wte(id, c), wpe(t, c)));
+    }
+  }
+}
+
 int run(const Options& o) {
+  if (o.has_seed && o.files.options[0]->count() > 0 &&
+      (o.has_ids || o.has_ids_file || o.has_text)) {
+    throw InputError(
+        "--seed has no effect with --weights and an input: the tables come from the file and the "
+        "ids from --ids, --ids-file or --text");
+  }
   std::optional<cli::EmbeddingTables> loaded = cli::load_weights(o.files);  // --weights
   const Config config = loaded ? cli::config_of(*loaded) : config_by_name(o.config);
   const std::vector<cli::Backend> all = cli::backends();
   const cli::Backend& backend = cli::pick_backend(all, o.backend, o.has_backend);
   if (o.has_out && o.out.empty()) throw InputError("--out needs a file name");
-  const bool learned = o.positions == "learned";
-  if (!learned && o.positions != "sinusoidal") {
+  // A file saved with --positions sinusoidal says so: its wpe is the fixed table.
+  const bool from_file_sinusoidal = loaded && loaded->sinusoidal;
+  const bool learned = o.positions == "learned" && !from_file_sinusoidal;
+  if (o.positions != "learned" && o.positions != "sinusoidal") {
     throw InputError(
         fmt::format("unknown position scheme '{}': learned or sinusoidal (RoPE acts "
                     "inside attention, not on x)",
@@ -212,6 +236,7 @@ int run(const Options& o) {
   }
   // combine validates ids and length before writing.
   const std::string profile = profiled(o.profile, [&] { backend.combine(wte, wpe, ids, x); });
+  check_sum_finite(x, wte, wpe, ids, learned ? "wpe" : "PE");
 
   fmt::print("andrea-embed — the first layer of {}\n", config.name);
   fmt::print("  backend  {}: {}\n", backend.name, backend.description);
@@ -233,8 +258,12 @@ int run(const Options& o) {
   fmt::print("  positions {}\n",
              learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
                                : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
-                     : "sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), w_i = "
-                       "10000^(-2i/d_model)");
+                     : fmt::format("sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), "
+                                   "w_i = 10000^(-2i/d_model){}",
+                                   from_file_sinusoidal
+                                       ? " (the weights file's __metadata__ says positions "
+                                         "sinusoidal)"
+                                       : ""));
   print_parameters(config, report, learned);
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
   if (o.profile) {
@@ -244,7 +273,7 @@ int run(const Options& o) {
   }
   // Every output's bytes first (a refused picture or table stops here), then all written or none.
   std::vector<cli::Output> files =
-      cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, x, ids);
+      cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, !learned, x, ids);
   if (o.has_out) {
     files.push_back({{o.out, cli::npy_bytes(x, "x (for --out)")},
                      fmt::format("float32, shape ({}, {})", x.rows(), x.cols())});
@@ -278,7 +307,8 @@ int main(int argc, char** argv) {
   app.add_option("--ids-format", o.ids_format,
                  "format of --ids-file: auto (by extension), text, uint16")
       ->check(CLI::IsMember({"auto", "text", "uint16"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(file);
   cli::add_int_option<std::int64_t>(app, "--offset", o.offset, 0, INT64_MAX,
                                     "first id of the window read from --ids-file")
       ->needs(file);
@@ -293,8 +323,8 @@ int main(int argc, char** argv) {
   app.add_option("--config", o.config, "andrea-120m or gpt2-124m")
       ->check(CLI::IsMember({"andrea-120m", "gpt2-124m"}))
       ->capture_default_str();
-  cli::add_int_option<std::uint64_t>(app, "--seed", o.seed, 0, UINT64_MAX,
-                                     "seed of the Philox init and of the example ids");
+  auto* seed = cli::add_int_option<std::uint64_t>(app, "--seed", o.seed, 0, UINT64_MAX,
+                                                  "seed of the Philox init and of the example ids");
   auto* out = app.add_option("--out", o.out,
                              "write x to this .npy file (numpy.load: float32, shape (n, d_model))");
   app.add_option(
@@ -322,6 +352,7 @@ int main(int argc, char** argv) {
   o.has_text = text->count() > 0;
   o.has_out = out->count() > 0;
   o.has_backend = backend->count() > 0;
+  o.has_seed = seed->count() > 0;
   try {
     if (training.chosen()) {
       for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
@@ -340,9 +371,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
-               training.chosen()
-                   ? "a smaller train --d-model, or a smaller corpus or --min-count above 1?"
-                   : "a smaller --weights file?");
+               training.chosen()                 ? training.out_of_memory_hint()
+               : o.files.options[0]->count() > 0 ? "a smaller --weights file?"
+                                                 : "the tables of --config: more memory?");
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "andrea-embed: failed: {}\n", cli::printable(e.what()));

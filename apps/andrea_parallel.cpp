@@ -79,6 +79,9 @@ using cli::grouped;
 /// Exit codes a vote can end with.
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2, kSkipped = 77;
 
+/// The most steps --repeat times: a count that feeds a loop is bounded where it is read.
+constexpr std::int64_t kMaxRepeat = 1'000'000;
+
 /// The lesson's example sequence starts 256, 1842, 7301 (core/init.hpp): it needs a V of
 /// at least 7,302; below that its ids are taken modulo V.
 constexpr std::int64_t kExampleVocab = 7302;
@@ -485,18 +488,21 @@ void add_options(CLI::App& app, Options& o) {
   cli::add_int_option<std::int64_t>(app, "--vocab-size", o.vocab_size, 1, INT32_MAX,
                                     "override V (a small V shows the refusal of a p)")
       ->default_str("the config's");
-  app.add_option("--ids", o.ids, "token ids, comma- or space-separated")
-      ->default_str("the lesson's example sequence");
+  CLI::Option* ids = app.add_option("--ids", o.ids, "token ids, comma- or space-separated")
+                         ->default_str("the lesson's example sequence");
   const std::int64_t longest =
       std::max(config_by_name("andrea-120m").context_length,  // T of the presets
                config_by_name("gpt2-124m").context_length);
   cli::add_int_option<std::int64_t>(app, "--length", o.length, 1, longest,
                                     "ids of the example sequence (at most T)")
-      ->default_str("T");
+      ->default_str("T")
+      ->excludes(ids);  // --ids is the sequence: it has no length to choose
   cli::add_int_option<std::int64_t>(app, "--batch", o.batch, 1, INT64_MAX,
                                     "B sequences, sequence b the ids rotated by b");
-  cli::add_int_option<std::int64_t>(app, "--repeat", o.repeat, 0, INT64_MAX,
-                                    "time this many steps after a warm-up and print the phases");
+  cli::add_int_option<std::int64_t>(app, "--repeat", o.repeat, 0, kMaxRepeat,
+                                    fmt::format("time this many steps after a warm-up and print "
+                                                "the phases, at most {}",
+                                                grouped(kMaxRepeat)));
   cli::add_int_option<std::uint64_t>(app, "--seed", o.seed, 0, UINT64_MAX,
                                      "seed of the Philox init and of the example ids");
   app.add_option("--backend", o.backend, "masked lookup: cpu, cudasim or gpu")

@@ -66,15 +66,16 @@ ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe) {
 
 std::vector<Output> file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
                                  std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe,
-                                 ConstFloatView x, std::span<const std::int32_t> ids) {
+                                 bool sinusoidal, ConstFloatView x,
+                                 std::span<const std::int32_t> ids) {
   std::vector<Output> files;
   const auto add = [&](const std::string& path, std::string bytes, std::string note) {
     files.push_back({{path, std::move(bytes)}, std::move(note)});
   };
   if (f.options[1]->count() > 0) {
-    add(f.save_weights, weights_bytes(wte, wpe, config, seed),
-        fmt::format("safetensors: wte ({}, {}), wpe ({}, {}) F32", wte.rows(), wte.cols(),
-                    wpe.rows(), wpe.cols()));
+    add(f.save_weights, weights_bytes(wte, wpe, config, seed, sinusoidal),
+        fmt::format("safetensors: wte ({}, {}), wpe ({}, {}){} F32", wte.rows(), wte.cols(),
+                    wpe.rows(), wpe.cols(), sinusoidal ? " the sinusoidal table" : ""));
   }
   if (f.options[2]->count() > 0) {  // cosine similarities of the first rows of x
     const std::int64_t k = std::min<std::int64_t>(x.rows(), 16);

@@ -46,11 +46,13 @@ std::optional<EmbeddingTables> load_weights(const FileOptions& f);
 /// What was loaded, counted from the tables read (float32 in memory).
 ParameterReport loaded_report(ConstFloatView wte, ConstFloatView wpe);
 
-/// The bytes of every output file asked for: --save-weights (wte, wpe, config, seed),
+/// The bytes of every output file asked for: --save-weights (wte, wpe, config, seed, and
+/// whether wpe is the sinusoidal table),
 /// and the pictures of x (n, d_model) and the tables. Writes nothing (write_all does).
 /// Throws andrea::InputError when a table or a picture is refused (a non-finite value).
 std::vector<Output> file_outputs(const FileOptions& f, const Backend& backend, const Config& config,
                                  std::uint64_t seed, ConstFloatView wte, ConstFloatView wpe,
-                                 ConstFloatView x, std::span<const std::int32_t> ids);
+                                 bool sinusoidal, ConstFloatView x,
+                                 std::span<const std::int32_t> ids);
 
 }  // namespace andrea::cli

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <limits>
 
+#include "core/numbers.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace andrea::cli {
 
@@ -36,19 +38,18 @@ std::size_t for_each_token(std::string_view text, bool whole, Take&& take) {
 // The longest entry read as an id: "-2147483648" with room for leading zeros.
 constexpr std::size_t kLongestEntry = 64;
 
-// The id written as `token`, entry `entry` (1-based) of `source`.
+// The id written as `token` (an integer by the rule of core/numbers.hpp), entry
+// `entry` (1-based) of `source`.
 std::int32_t parse_id(std::string_view token, std::string_view source, std::int64_t entry) {
-  std::int64_t value = 0;
-  const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || token.size() > kLongestEntry || ptr != token.data() + token.size() ||
-      value < std::numeric_limits<std::int32_t>::min() ||
-      value > std::numeric_limits<std::int32_t>::max()) {
+  const std::optional<std::int32_t> value =
+      token.size() > kLongestEntry ? std::nullopt : to_integer<std::int32_t>(token);
+  if (!value) {
     std::string shown;  // printable, so a binary file read as text gives a readable message
     for (const char c : token.substr(0, 24)) shown += (c >= 32 && c < 127) ? c : '?';
     throw InputError(fmt::format("{}: entry {} '{}' is not a token id (an int32 integer)", source,
                                  entry, shown));
   }
-  return static_cast<std::int32_t>(value);
+  return *value;
 }
 
 // [offset, offset + length) of `count` ids, all of which are known; length < 0: to the end.
@@ -98,12 +99,13 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
   std::int64_t seen = 0;  // entries read so far, before the window too (each one checked)
   std::string text;       // the bytes not yet split into entries
   std::vector<char> chunk(std::max<std::size_t>(chunk_bytes, 1));
-  bool full = false, end_of_file = false;
+  bool full = false, end_of_file = false, any_byte = false;
   while (!full && !end_of_file) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     end_of_file = static_cast<std::size_t>(in.gcount()) < chunk.size();
     if (in.bad()) throw InputError(fmt::format("cannot read ids file '{}'", source));
     text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    any_byte = any_byte || in.gcount() > 0;
     const std::size_t used = for_each_token(text, end_of_file, [&](std::string_view token) {
       const std::int32_t id = parse_id(token, source, ++seen);
       if (seen > offset && static_cast<std::int64_t>(ids.size()) < wanted) ids.push_back(id);
@@ -114,7 +116,10 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
     if (!full && text.size() > kLongestEntry)
       (void)parse_id(text, source, seen + 1);  // no id is this long
   }
-  if (seen == 0) throw InputError(fmt::format("ids file '{}' holds no ids", source));
+  if (seen == 0) {
+    throw InputError(
+        fmt::format("ids file '{}' {}", source, any_byte ? "holds no ids" : "is empty"));
+  }
   if (!full) check_window(source, seen, offset, length);  // every id was read: the count is known
   if (length < 0 && static_cast<std::int64_t>(ids.size()) > max_length) {
     throw too_many(source, fmt::format("more than {}", max_length), offset, max_length);
@@ -125,17 +130,21 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
 std::vector<std::int32_t> read_ids_file(const std::string& path, IdsFormat format,
                                         std::int64_t offset, std::int64_t length,
                                         std::int64_t max_length) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError(
-        fmt::format("cannot open ids file '{}': {}", path,
-                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
-  }
+  check_input_file(path, "ids file");  // a regular file: never a FIFO or /dev/zero
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot open ids file '{}'", path));
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size == 0) throw InputError(fmt::format("ids file '{}' is empty", path));
+  // A text file is read until its window is full, whatever size it reports.
   if (format == IdsFormat::text) return read_text_window(in, path, offset, length, max_length);
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size == 0) {
+    const bool empty = in.peek() == std::ifstream::traits_type::eof();
+    throw InputError(
+        empty ? fmt::format("ids file '{}' is empty", path)
+              : fmt::format("ids file '{}' reports a size of 0 bytes but is not empty (a /proc "
+                            "or /sys file?): raw uint16 ids are windowed by the file's size",
+                            path));
+  }
 
   // uint16: the count is the size; only the window's bytes are read.
   if (size % 2 != 0) {

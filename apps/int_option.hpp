@@ -1,13 +1,17 @@
-// Integer options read as the user typed them: a value outside the option's bounds
-// (or outside its type: a seed of -1 or of 2^64) is refused with the value typed,
-// never wrapped or clamped as a plain conversion would.
+// Numbers read as the user typed them, by the one rule of core/numbers.hpp. A value
+// outside the option's bounds (or outside its type: a seed of -1 or of 2^64) is refused
+// with the value typed, never wrapped or clamped as a plain conversion would.
 #pragma once
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cmath>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/numbers.hpp"
 
 namespace andrea::cli {
 
@@ -15,18 +19,14 @@ namespace andrea::cli {
 /// [0, 18446744073709551615]" / "--seed 'x' is not an integer" (`name` the option).
 template <class Int>
 Int parse_int(std::string_view text, std::string_view name, Int lo, Int hi) {
-  const std::string_view digits = text.starts_with('+') ? text.substr(1) : text;
-  const bool integer =
-      !digits.empty() &&
-      digits.find_first_not_of("0123456789", digits[0] == '-' ? 1 : 0) == std::string_view::npos &&
-      digits != "-";
-  if (!integer) throw CLI::ValidationError(fmt::format("{} '{}' is not an integer", name, text));
-  Int value{};
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error != std::errc() || end != digits.data() + digits.size() || value < lo || value > hi) {
+  if (!integer_text(text)) {
+    throw CLI::ValidationError(fmt::format("{} '{}' is not an integer", name, text));
+  }
+  const std::optional<Int> value = to_integer<Int>(text);
+  if (!value || *value < lo || *value > hi) {
     throw CLI::ValidationError(fmt::format("{} {} is outside [{}, {}]", name, text, lo, hi));
   }
-  return value;
+  return *value;
 }
 
 /// Adds an integer option `name` ("--seed", "-k") that stores into `target` only
@@ -43,6 +43,36 @@ CLI::Option* add_int_option(CLI::App& app, const std::string& name, Int& target,
       },
       help);
   return option->type_name("INT")->expected(1)->default_str(std::to_string(target));
+}
+
+/// `text` as a finite double in [lo, hi] (lo may be 0; any other value must be a normal
+/// number, never a subnormal that has lost its digits), or CLI::ValidationError
+/// "--lr 5e-324 is outside [1e-06, 10]" / "--lr 'x' is not a number".
+inline double parse_real(std::string_view text, std::string_view name, double lo, double hi) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool number = !text.empty() && error != std::errc::invalid_argument &&
+                      end == text.data() + text.size() && text.find_first_of("xXnN") == text.npos;
+  if (!number) throw CLI::ValidationError(fmt::format("{} '{}' is not a number", name, text));
+  const bool usable = value == 0 || std::isnormal(value);
+  if (error != std::errc() || !usable || !(value >= lo && value <= hi)) {
+    throw CLI::ValidationError(fmt::format("{} {} is outside [{}, {}]", name, text, lo, hi));
+  }
+  return value;
+}
+
+/// Adds a real-number option `name` ("--lr") that stores into `target` only values in
+/// [lo, hi] (parse_real); the help shows the bounds and target's value as the default.
+inline CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& target,
+                                    double lo, double hi, const std::string& help) {
+  CLI::Option* option = app.add_option(
+      name,
+      [&target, name, lo, hi](const CLI::results_t& results) {
+        target = parse_real(results.at(0), name, lo, hi);
+        return true;
+      },
+      fmt::format("{} [{}, {}]", help, lo, hi));
+  return option->type_name("FLOAT")->expected(1)->default_str(fmt::format("{}", target));
 }
 
 }  // namespace andrea::cli

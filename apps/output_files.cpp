@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <climits>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -52,6 +55,59 @@ struct Pending {
   bool created = false;
 };
 
+// The temporaries being written, for the signal handler: a fixed array it may read
+// without allocating (async-signal-safe), filled before each file is created.
+struct Temporary {
+  int folder = -1;
+  char name[40] = {};
+};
+constexpr int kMaxTemporaries = 16;
+Temporary temporaries[kMaxTemporaries];
+volatile std::sig_atomic_t temporary_count = 0;
+
+// On SIGTERM, SIGINT or SIGHUP: remove every temporary, then die of the same signal
+// (the default action), so that the exit status says which one ended the run.
+extern "C" void remove_temporaries_and_die(int signal) {
+  for (int i = 0; i < temporary_count; ++i)
+    ::unlinkat(temporaries[i].folder, temporaries[i].name, 0);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+// Installs the handler once, for each of the signals that is not ignored (nohup's
+// SIGHUP stays ignored).
+void catch_signals() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
+    struct sigaction old {};
+    ::sigaction(signal, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;
+    struct sigaction action {};
+    action.sa_handler = remove_temporaries_and_die;
+    ::sigemptyset(&action.sa_mask);
+    ::sigaction(signal, &action, nullptr);
+  }
+}
+
+// Blocks the three signals while it lives (the renames: all of them or, once one is
+// done, all of them), then lets a pending one through.
+struct SignalsHeld {
+  sigset_t held{}, before{};
+  SignalsHeld() {
+    ::sigemptyset(&held);
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP}) ::sigaddset(&held, signal);
+    ::sigprocmask(SIG_BLOCK, &held, &before);
+  }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+  ~SignalsHeld() {
+    temporary_count = 0;  // renamed or removed: nothing left for the handler
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  }
+};
+
 // Writes all of `bytes` to a new file `temporary` in `folder`; returns 0 or the errno.
 int write_new(int folder, const std::string& temporary, std::string_view bytes) {
   const int fd = ::openat(folder, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -75,9 +131,16 @@ void check_writable(const std::string& path) {
     throw InputError(fmt::format("cannot write '{}': it exists and is not a regular file", path));
   }
   const fs::path folder = folder_of(path);
-  if (!fs::is_directory(folder, ec)) {
-    throw InputError(
-        fmt::format("cannot write '{}': folder '{}' does not exist", path, folder.string()));
+  struct stat folder_status {};
+  if (::stat(folder.c_str(), &folder_status) != 0) {  // the real cause: missing, a loop, a file
+    const int error = errno;
+    throw InputError(fmt::format("cannot write '{}': folder '{}' {}", path, folder.string(),
+                                 error == ENOENT
+                                     ? std::string("does not exist")
+                                     : fmt::format("cannot be used ({})", std::strerror(error))));
+  }
+  if (!S_ISDIR(folder_status.st_mode)) {
+    throw InputError(fmt::format("cannot write '{}': '{}' is not a folder", path, folder.string()));
   }
   if (::access(folder.c_str(), W_OK) != 0) {
     throw InputError(fmt::format("cannot write '{}': folder '{}' is not writable ({})", path,
@@ -118,9 +181,15 @@ void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<Name
 
 void write_all(const std::vector<FileBytes>& files) {
   for (const FileBytes& f : files) check_writable(f.path);
+  if (files.size() > kMaxTemporaries) {
+    throw InputError(
+        fmt::format("{} outputs: a run writes at most {}", files.size(), kMaxTemporaries));
+  }
+  catch_signals();
   std::vector<std::unique_ptr<Folder>> folders;
   std::vector<Pending> pending;
   const auto remove_temporaries = [&] {
+    temporary_count = 0;
     for (const Pending& p : pending) {
       if (p.created) ::unlinkat(p.folder, p.temporary.c_str(), 0);
     }
@@ -137,11 +206,15 @@ void write_all(const std::vector<FileBytes>& files) {
     pending.push_back({files[i].path, fs::path(files[i].path).filename().string(),
                        fmt::format(".andrea-{}-{}.tmp", ::getpid(), i), folders.back()->fd, false});
     Pending& p = pending.back();
+    temporaries[i].folder = p.folder;  // known to the handler before the file exists
+    std::snprintf(temporaries[i].name, sizeof temporaries[i].name, "%s", p.temporary.c_str());
+    temporary_count = static_cast<int>(i) + 1;
     const int error = write_new(p.folder, p.temporary, files[i].bytes);
     p.created = error != EEXIST;
     if (error != 0) throw fail(p.path, error);
   }
-  for (std::size_t i = 0; i < pending.size(); ++i) {  // every file is whole: now the renames
+  const SignalsHeld held;  // every file is whole: now the renames, never cut by a signal
+  for (std::size_t i = 0; i < pending.size(); ++i) {
     const Pending p = pending[i];
     if (::renameat(p.folder, p.temporary.c_str(), p.folder, p.name.c_str()) != 0) {
       const int error = errno;

@@ -12,6 +12,7 @@
 
 #include "apps/finite.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace andrea::cli {
 
@@ -184,6 +185,28 @@ std::vector<float> to_float(const Entry& e, std::string_view bytes) {
   return values;
 }
 
+// The JSON of a header, as the format allows it: it begins with '{' (0x7B: no byte-order
+// mark, no space) and only spaces (0x20) may pad it after its last '}'.
+std::string_view header_json(std::string_view header, std::string_view source) {
+  const auto byte = [&](std::size_t at) {
+    return fmt::format("byte 0x{:02X} at offset {} of the header",
+                       static_cast<unsigned char>(header[at]), at);
+  };
+  if (header.empty()) throw InputError(fmt::format("{}: the header is empty", source));
+  // What a JSON parser would skip before the '{': whitespace, a byte-order mark (other
+  // bytes are not JSON, or JSON of another type: the parser says which).
+  if (std::string_view(" \t\n\r\xEF").find(header[0]) != std::string_view::npos) {
+    throw InputError(
+        fmt::format("{}: the header must begin with '{{' (0x7B), not with {}", source, byte(0)));
+  }
+  const std::size_t last = header.find_last_not_of(' '), brace = header.find_last_of('}');
+  if (brace != std::string_view::npos && brace < last) {  // no '}' at all: not JSON, said below
+    throw InputError(fmt::format("{}: only spaces (0x20) may follow the header's JSON, not {}",
+                                 source, byte(header.find_first_not_of(' ', brace + 1))));
+  }
+  return header.substr(0, last + 1);
+}
+
 // Reads a file of `file_size` bytes through read(offset, count), which returns
 // exactly those bytes: the header first, then only the wanted tensors' bytes.
 Safetensors parse(std::uint64_t file_size,
@@ -270,7 +293,7 @@ Safetensors parse(std::uint64_t file_size,
     }
   };
   try {
-    const json rest = json::parse(read(8, n), on_event);  // every entry was taken out
+    const json rest = json::parse(header_json(read(8, n), source), on_event);  // entries taken out
     (void)rest;
   } catch (const json::exception& e) {
     throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
@@ -322,12 +345,8 @@ Safetensors parse_safetensors(std::string_view bytes, std::string_view source,
 }
 
 Safetensors read_safetensors(const std::string& path, const std::vector<std::string>& wanted) {
+  check_input_file(path, "weights file");  // a regular file: never a FIFO or a device
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError(
-        fmt::format("cannot open weights file '{}': {}", path,
-                    std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
-  }
   std::ifstream in(path, std::ios::binary);
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (!in || ec) throw InputError(fmt::format("cannot read weights file '{}'", path));

@@ -26,6 +26,10 @@ const std::vector<std::string> kSourceWords = {"cat", "dog", "pet", "tuesday", "
 
 constexpr std::string_view kWeightsSuffix = ".safetensors";
 
+// Caps on what a run prints or draws: a matrix of at most kMaxWords x kMaxWords cosines
+// (similar, its --svg too), a list of at most kMaxNeighbors words (neighbors -k).
+constexpr std::int64_t kMaxWords = 64, kMaxNeighbors = 1000;
+
 // embeddings.safetensors (wte and wout) -> embeddings.vocab.txt, the words of its rows
 std::string vocabulary_file(const std::string& weights) {
   if (!weights.ends_with(kWeightsSuffix)) {
@@ -152,14 +156,13 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
                                "negatives per pair");
   add_int_option<std::int64_t>(*train_, "--epochs", options_.epochs, 1, max_epochs,
                                "passes over the corpus");
-  train_->add_option("--lr", options_.lr, "starting learning rate, decays linearly to 0")
-      ->capture_default_str();
-  train_->add_option("--subsample", options_.subsample, "t of frequent-word subsampling, 0: off")
-      ->capture_default_str();
-  train_
-      ->add_option("--init-scale", options_.init_scale,
-                   "wte starts as this times the course's init")
-      ->capture_default_str();
+  // Real numbers that train: never 0 where 0 cannot train, never a subnormal (parse_real).
+  add_real_option(*train_, "--lr", options_.lr, 1e-6, 10.0,
+                  "starting learning rate, decays linearly to 0");
+  add_real_option(*train_, "--subsample", options_.subsample, 0.0, 1.0,
+                  "t of frequent-word subsampling, 0: off");
+  add_real_option(*train_, "--init-scale", options_.init_scale, 1e-6, 1e3,
+                  "wte starts as this times the course's init");
   add_int_option<std::uint64_t>(*train_, "--seed", options_.seed, 0, UINT64_MAX,
                                 "Philox seed of the init and every draw");
   train_
@@ -175,16 +178,23 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
                    "cpu (the C++ reference, whose numbers the lesson quotes), cudasim (the "
                    "CUDA kernels on the CPU) or gpu (GPU, tables in device memory)")
       ->capture_default_str();
-  train_->add_option(
+  CLI::Option* dump = train_->add_option(
       "--dump-corpus", dump_,
-      "write the corpus as trained on (words, <unk>), one sentence a line, and stop");
+      "write the corpus as trained on (words, <unk>), one sentence a line, and stop (with "
+      "--corpus and --min-count only: nothing is trained)");
+  for (CLI::Option* option : train_->get_options()) {  // the training options have no effect
+    const std::string name = option->get_name();
+    if (option != dump && name != "--corpus" && name != "--min-count" && name != "--help") {
+      dump->excludes(option);
+    }
+  }
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
   similar_
       ->add_option("--weights", weights_,
                    "the .safetensors file written by train (its .vocab.txt beside it)")
       ->required();
-  similar_->add_option("words", words_, "words")
+  similar_->add_option("words", words_, fmt::format("words, at most {}", kMaxWords))
       ->default_str(fmt::format("{}", fmt::join(kSourceWords, " ")));
   similar_->add_option("--pairs", pairs_, "also score this pair list");
   similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
@@ -201,14 +211,21 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
                    "the .safetensors file written by train (its .vocab.txt beside it)")
       ->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
-  add_int_option<std::int64_t>(*neighbors_, "-k", k_, 1, INT64_MAX,
-                               "how many (at most the vocabulary's other words)");
+  add_int_option<std::int64_t>(
+      *neighbors_, "-k", k_, 1, kMaxNeighbors,
+      fmt::format("how many, at most {} (and at most the vocabulary's other words)",
+                  kMaxNeighbors));
   neighbors_->add_flag("--centre", centre_,
                        "subtract the mean row first (removes the direction all rows share)");
 }
 
 bool TrainingCommands::chosen() const {
   return train_->parsed() || similar_->parsed() || neighbors_->parsed();
+}
+
+std::string_view TrainingCommands::out_of_memory_hint() const {
+  return train_->parsed() ? "a smaller train --d-model, or a smaller corpus or --min-count above 1?"
+                          : "a smaller --weights file?";
 }
 
 int TrainingCommands::run() const {
@@ -333,8 +350,12 @@ void TrainingCommands::print_results(const Tables& tables, const Vocabulary& voc
 }
 
 int TrainingCommands::run_similar() const {
-  Weights w = load(weights_);
   const std::vector<std::string> words = words_.empty() ? kSourceWords : words_;
+  if (static_cast<std::int64_t>(words.size()) > kMaxWords) {
+    throw InputError(fmt::format("{} words: similar compares at most {} (a matrix of {} cosines)",
+                                 words.size(), kMaxWords, kMaxWords * kMaxWords));
+  }
+  Weights w = load(weights_);
   for (const std::string& word : words)
     w.vocab.at(word);  // unknown words: an error before any output
   if (!pairs_.empty()) validate_pairs(read_pairs(pairs_), w.vocab);

@@ -5,6 +5,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apps/backend.hpp"
@@ -21,6 +22,9 @@ class TrainingCommands {
   explicit TrainingCommands(CLI::App& app);
   bool chosen() const;
   int run() const;
+  /// What to change when the chosen subcommand ran out of memory: train's sizes, or the
+  /// --weights file of similar and neighbors.
+  std::string_view out_of_memory_hint() const;
 
  private:
   CLI::App *train_ = nullptr, *similar_ = nullptr, *neighbors_ = nullptr;

@@ -63,7 +63,11 @@ EmbeddingTables load_embedding_tables(const std::string& path) {
         "shape [{}, {}]",
         path, wte.name, wte.shape[0], wte.shape[1], wpe.name, wpe.shape[0], wpe.shape[1]));
   }
-  return {to_matrix(wte, path), to_matrix(wpe, path), wte.name, wpe.name, wte.dtype, wpe.dtype};
+  EmbeddingTables tables{
+      to_matrix(wte, path), to_matrix(wpe, path), wte.name, wpe.name, wte.dtype, wpe.dtype};
+  const auto positions = file.metadata.find("positions");
+  tables.sinusoidal = positions != file.metadata.end() && positions->second == "sinusoidal";
+  return tables;
 }
 
 Config config_of(const EmbeddingTables& t) {
@@ -71,14 +75,15 @@ Config config_of(const EmbeddingTables& t) {
 }
 
 std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config,
-                          std::uint64_t seed) {
+                          std::uint64_t seed, bool sinusoidal) {
   return safetensors_bytes({{"wte", wte}, {"wpe", wpe}},
                            {{"format", "andrea-embeddings"},
                             {"config", std::string(config.name)},
                             {"vocab_size", std::to_string(config.vocab_size)},
                             {"d_model", std::to_string(config.d_model)},
                             {"context_length", std::to_string(config.context_length)},
-                            {"seed", std::to_string(seed)}});
+                            {"seed", std::to_string(seed)},
+                            {"positions", sinusoidal ? "sinusoidal" : "learned"}});
 }
 
 }  // namespace andrea::cli

@@ -13,6 +13,7 @@ namespace andrea::cli {
 struct EmbeddingTables {
   Matrix wte, wpe;
   std::string wte_name, wpe_name, wte_dtype, wpe_dtype;
+  bool sinusoidal = false;  ///< __metadata__ "positions" is "sinusoidal": wpe is lesson 7's table
 };
 
 /// Reads the token and position tables of a safetensors file. Each is looked up
@@ -31,9 +32,10 @@ Config config_of(const EmbeddingTables& tables);
 
 /// The bytes of a safetensors file of wte and wpe (F32, names "wte" and "wpe") with
 /// __metadata__ {"format": "andrea-embeddings", "config", "vocab_size", "d_model",
-/// "context_length", "seed"} (every value a string, as the format requires). Throws
+/// "context_length", "seed", "positions": "learned" or "sinusoidal" (wpe is then lesson 7's
+/// fixed table)} (every value a string, as the format requires). Throws
 /// andrea::InputError when a table holds a non-finite value (safetensors_bytes).
 std::string weights_bytes(ConstFloatView wte, ConstFloatView wpe, const Config& config,
-                          std::uint64_t seed);
+                          std::uint64_t seed, bool sinusoidal = false);
 
 }  // namespace andrea::cli

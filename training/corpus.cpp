@@ -1,10 +1,12 @@
 #include "training/corpus.hpp"
 
 #include <fmt/format.h>
+#include <charconv>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace andrea::training {
 
@@ -37,7 +39,13 @@ void append_synset(const std::string& line, std::vector<std::string>& out) {
     at = end + 1;
   }
   if (fields.size() < 4) return;
-  const auto lemmas = static_cast<std::size_t>(std::stoul(fields[3], nullptr, 16));  // w_cnt, hex
+  std::size_t lemmas = 0;  // w_cnt, two hexadecimal digits
+  const std::string& count = fields[3];
+  const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), lemmas, 16);
+  if (error != std::errc() || end != count.data() + count.size()) {
+    throw InputError(fmt::format("a WordNet data line has w_cnt '{}', not a hexadecimal count: {}",
+                                 count, line.substr(0, 80)));
+  }
   for (std::size_t i = 0; i < lemmas && 4 + 2 * i < fields.size(); ++i) {
     const std::string& lemma = fields[4 + 2 * i];
     append_words(std::string_view(lemma).substr(0, lemma.find('(')), out);  // drop "(a)"
@@ -67,15 +75,19 @@ Corpus read_wordnet(const std::string& dir) {
   Corpus corpus;
   corpus.source = fmt::format("WordNet 3.0 glosses and lemmas in {}", dir);
   corpus.sentence_starts.push_back(0);
+  std::uint64_t read = 0;  // the four files together hold at most max_text_file_bytes
   for (const char* part : {"noun", "verb", "adj", "adv"}) {
     const std::string path = fmt::format("{}/data.{}", dir, part);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
       throw InputError(fmt::format(
           "cannot read {}: the WordNet corpus is missing; install it with "
           "`apt-get install wordnet-base` (or bash install-deps.sh), or give --corpus FILE",
           path));
     }
+    const std::uint64_t left = max_text_file_bytes - read;
+    std::istringstream in(read_input_file(path, "the WordNet corpus file", left));
+    read += static_cast<std::uint64_t>(in.str().size());
     std::string line;
     while (std::getline(in, line)) {
       if (line.starts_with("  ")) continue;  // the licence header
@@ -88,10 +100,7 @@ Corpus read_wordnet(const std::string& dir) {
 }
 
 Corpus read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path)) {
-    throw InputError(fmt::format("cannot read the corpus file '{}'", path));
-  }
+  std::istringstream in(read_input_file(path, "the corpus file"));
   Corpus corpus;
   corpus.source = fmt::format("the text file {}", path);
   corpus.sentence_starts.push_back(0);

@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "reference/dot.hpp"
 
 namespace andrea::training {
@@ -58,8 +59,7 @@ std::vector<std::pair<std::string, float>> nearest(ConstFloatView table, const V
 }
 
 std::vector<WordPair> read_pairs(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot read the pair list '{}'", path));
+  std::istringstream in(read_input_file(path, "the pair list"));
   std::vector<WordPair> pairs;
   std::string line;
   for (std::int64_t number = 1; std::getline(in, line); ++number) {

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/numbers.hpp"
 
 namespace andrea::training {
 
@@ -77,9 +77,10 @@ Vocabulary parse_vocabulary(std::string_view text, std::string_view source) {
     at = end + 1;
     ++number;
     std::istringstream fields(line);
-    std::string word, rest;
-    std::int64_t count = -1;
-    if (!(fields >> word >> count) || count < 0 || (fields >> rest)) {
+    std::string word, count_text, rest;
+    const bool two = (fields >> word >> count_text) && !(fields >> rest);
+    const std::int64_t count = two ? to_integer<std::int64_t>(count_text).value_or(-1) : -1;
+    if (count < 0) {  // a count by the rule of core/numbers.hpp
       throw InputError(fmt::format("{}:{}: expected 'word count', got '{}'", source, number,
                                    line.substr(0, 80) + (line.size() > 80 ? "..." : "")));
     }
@@ -92,11 +93,7 @@ Vocabulary parse_vocabulary(std::string_view text, std::string_view source) {
 }
 
 Vocabulary read_vocabulary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(fmt::format("cannot read the vocabulary file '{}'", path));
-  return parse_vocabulary(text, path);
+  return parse_vocabulary(read_input_file(path, "the vocabulary file"), path);
 }
 
 std::string vocabulary_text(const Vocabulary& vocab) {

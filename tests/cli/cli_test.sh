@@ -64,7 +64,7 @@ expect_error empty-text "empty sequence" --text ""
 expect_error empty-backend "unknown backend ''" --backend ""
 expect_error negative-length "--length" --ids-file "$tmp/train.bin" --length -3
 expect_error negative-seed "--seed" --seed -1
-expect_error directory-as-ids "cannot open ids file '$tmp': not a regular file" --ids-file "$tmp"
+expect_error directory-as-ids "cannot open ids file '$tmp': it is a folder, not a regular file" --ids-file "$tmp"
 : >"$tmp/empty.txt"
 expect_error empty-file "ids file '$tmp/empty.txt' is empty" --ids-file "$tmp/empty.txt"
 printf ' \n, \n' >"$tmp/blank.txt"
@@ -194,7 +194,7 @@ n, = struct.unpack("<Q", raw[:8])
 header = json.loads(raw[8:8 + n])
 meta = header.pop("__metadata__")
 assert meta == {"format": "andrea-embeddings", "config": "andrea-120m", "vocab_size": "8449", "d_model": "768",
-                "context_length": "1024", "seed": "1337"}, meta
+                "context_length": "1024", "seed": "1337", "positions": "learned"}, meta
 data = raw[8 + n:]
 t = {k: np.frombuffer(data[v["data_offsets"][0]:v["data_offsets"][1]], "<f4").reshape(v["shape"]) for k, v in header.items()}
 assert t["wte"].shape == (8449, 768) and t["wpe"].shape == (1024, 768) and n % 8 == 0
