@@ -19,6 +19,7 @@
 #include "apps/npy.hpp"
 #include "apps/output_files.hpp"
 #include "apps/printable.hpp"
+#include "apps/tokenizer_commands.hpp"
 #include "apps/train_commands.hpp"
 #include "core/check.hpp"
 #include "core/errors.hpp"
@@ -309,6 +310,7 @@ int main(int argc, char** argv) {
       "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
+  cli::TokenizerCommands tokenizer(app);  // lesson 11: tokenizer train, tokenize, detokenize
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input
@@ -323,7 +325,7 @@ int main(int argc, char** argv) {
   o.has_out = out->count() > 0;
   o.has_backend = backend->count() > 0;
   try {
-    if (training.chosen()) {
+    if (training.chosen() || tokenizer.chosen()) {
       for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
         if (option->count() > 0) {                           // the subcommand to the forward pass
           throw andrea::InputError(fmt::format(
@@ -332,7 +334,7 @@ int main(int argc, char** argv) {
               option->get_name()));
         }
       }
-      return training.run();
+      return training.chosen() ? training.run() : tokenizer.run();
     }
     return run(o);
   } catch (const andrea::InputError& e) {  // messages quote files: printed escaped

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <algorithm>
 
 #include "core/errors.hpp"
 
@@ -85,6 +87,41 @@ Corpus read_wordnet(const std::string& dir) {
   }
   require_words(corpus);
   return corpus;
+}
+
+std::string read_wordnet_text(const std::string& dir) {
+  std::string text;
+  for (const char* part : {"noun", "verb", "adj", "adv"}) {
+    const std::string path = fmt::format("{}/data.{}", dir, part);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      throw InputError(fmt::format(
+          "cannot read {}: the WordNet corpus is missing; install it with "
+          "`apt-get install wordnet-base` (or bash install-deps.sh)",
+          path));
+    }
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.starts_with("  ")) continue;  // the licence header
+      const std::size_t bar = line.find(" | ");
+      if (bar == std::string::npos) continue;
+      std::vector<std::string> fields;
+      std::istringstream head(line.substr(0, bar));
+      for (std::string field; head >> field;) fields.push_back(field);
+      if (fields.size() < 4) continue;
+      const auto lemmas = static_cast<std::size_t>(std::stoul(fields[3], nullptr, 16));
+      for (std::size_t i = 0; i < lemmas && 4 + 2 * i < fields.size(); ++i) {
+        std::string lemma = fields[4 + 2 * i].substr(0, fields[4 + 2 * i].find('('));
+        std::replace(lemma.begin(), lemma.end(), '_', ' ');
+        text += (i == 0 ? "" : ", ") + lemma;
+      }
+      text += ": ";
+      std::string gloss = line.substr(bar + 3);
+      while (!gloss.empty() && (gloss.back() == ' ' || gloss.back() == '\r')) gloss.pop_back();
+      text += gloss + "\n";
+    }
+  }
+  return text;
 }
 
 Corpus read_text(const std::string& path) {

@@ -1,0 +1,33 @@
+// Lesson 11's subcommands of andrea-embed: tokenizer train, tokenize, detokenize.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace andrea::cli {
+
+/// Registers `tokenizer train`, `tokenize` and `detokenize` on the program's CLI11 app;
+/// after parsing, chosen() says whether one of them was given and run() runs it (returns
+/// the exit status; throws andrea::InputError on bad input, before any output is written).
+class TokenizerCommands {
+ public:
+  explicit TokenizerCommands(CLI::App& app);
+  bool chosen() const;
+  int run() const;
+
+ private:
+  CLI::App *tokenizer_ = nullptr, *train_ = nullptr, *tokenize_ = nullptr,
+           *detokenize_ = nullptr;
+  std::string corpus_ = "/usr/share/wordnet", out_, merges_file_, file_, text_;
+  std::vector<std::string> ids_;
+  std::int64_t merges_ = 8192;
+  bool has_file_ = false, pieces_ = false, quiet_ = false;
+  CLI::Option *file_option_ = nullptr, *text_option_ = nullptr;
+  int run_train() const;
+  int run_tokenize() const;
+  int run_detokenize() const;
+};
+
+}  // namespace andrea::cli
