@@ -133,6 +133,42 @@ TEXTS = [
 ]
 
 
+def encode_chunk(merges: list, data: bytes) -> list:
+    """One chunk, without the pre-split (reference::encode_chunk)."""
+    rank = {tuple(pair): r for r, pair in enumerate(merges)}
+    ids = list(data)
+    while True:
+        found = [(rank[p], i) for i, p in enumerate(zip(ids, ids[1:])) if p in rank]
+        if not found:
+            return ids
+        r, i = min(found)
+        ids[i:i + 2] = [256 + r]
+
+
+def count_pairs(ids: list, vocab_size: int) -> list:
+    """[a, b, count] for every pair counted, sorted (reference::count_pairs)."""
+    counts = {}
+    for a, b in zip(ids, ids[1:]):
+        if a >= 0 and b >= 0:
+            counts[(a, b)] = counts.get((a, b), 0) + 1
+    return [[a, b, n] for (a, b), n in sorted(counts.items())]
+
+
+def lesson_case(small: list) -> dict:
+    """Lesson 11's graded functions: encode_chunk, decode_ids (small corpus's merges) and
+    count_pairs on ids with a skewed distribution (popular pairs, as in text) and separators."""
+    rng = random.Random(11)
+    chunks = [b"the", b" cat", b"aaaaaaa", b"abababab", b"\xc3\xa9l\xc3\xa8ve", b"", b"zz"]
+    vocab_size = 300
+    ids = []
+    for _ in range(3000):
+        u = rng.random()
+        ids.append(-1 if u < 0.05 else int(vocab_size * u ** 3))
+    return {"name": "lesson", "merges": [list(p) for p in small],
+            "chunks": [{"bytes_hex": hex_of(c), "ids": encode_chunk(small, c)} for c in chunks],
+            "pairs": {"vocab_size": vocab_size, "ids": ids, "counts": count_pairs(ids, vocab_size)}}
+
+
 def hex_of(data: bytes) -> str:
     return data.hex()
 
@@ -168,6 +204,7 @@ def document() -> dict:
              "expected_merges": [list(p) for p in small], "vocab_size": 256 + SMALL_MERGES + 1,
              "chunks_of_first_line": [c.decode("utf-8") for c in pre_split(inputs[3])],
              "encodings": small_cases},
+            lesson_case(small),
             {"name": "shipped", "merges_file": "tokenizer/merges.txt", "vocab_size": 256 + len(shipped) + 1,
              "encodings": shipped_cases},
         ],
