@@ -50,6 +50,11 @@ TokenizerCommands::TokenizerCommands(CLI::App& app) {
                                "number of merges: V = 256 + merges + 1");
   train_->add_option("--out", out_, "the merges file to write")->required();
   train_->add_flag("--quiet", quiet_, "print only the written file's line");
+  corpus_command_ = tokenizer_->add_subcommand(
+      "corpus", "write the text train reads from --corpus (the WordNet glosses), for other tools");
+  corpus_command_->add_option("--corpus", corpus_, "a text file or a WordNet folder")
+      ->capture_default_str();
+  corpus_command_->add_option("--out", out_, "the text file to write")->required();
 
   tokenize_ = app.add_subcommand("tokenize", "print the token ids of TEXT or of --file FILE");
   text_option_ = tokenize_->add_option("text", text_, "the text (bytes as given)");
@@ -70,16 +75,30 @@ bool TokenizerCommands::chosen() const {
 
 int TokenizerCommands::run() const {
   if (train_->parsed()) return run_train();
+  if (corpus_command_->parsed()) return run_corpus();
   if (tokenize_->parsed()) return run_tokenize();
   return run_detokenize();
+}
+
+std::string TokenizerCommands::read_training_text() const {
+  std::error_code ec;
+  return std::filesystem::is_directory(corpus_, ec) ? training::read_wordnet_text(corpus_)
+                                                    : tokenizer::read_corpus_bytes(corpus_);
+}
+
+int TokenizerCommands::run_corpus() const {
+  check_outputs({{"--out", out_}}, {{"--corpus", corpus_}});
+  const std::string text = read_training_text();
+  write_file(out_, text);
+  fmt::print("wrote {} ({} bytes)\n", printable(out_), text.size());
+  return 0;
 }
 
 int TokenizerCommands::run_train() const {
   check_outputs({{"--out", out_}}, {{"--corpus", corpus_}});
   std::error_code ec;
   const bool folder = std::filesystem::is_directory(corpus_, ec);
-  const std::string corpus =
-      folder ? training::read_wordnet_text(corpus_) : tokenizer::read_corpus_bytes(corpus_);
+  const std::string corpus = read_training_text();
   const auto start = std::chrono::steady_clock::now();
   const tokenizer::Tokenizer tok = tokenizer::train(corpus, merges_);
   const double seconds =

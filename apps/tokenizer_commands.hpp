@@ -8,7 +8,7 @@
 
 namespace andrea::cli {
 
-/// Registers `tokenizer train`, `tokenize` and `detokenize` on the program's CLI11 app;
+/// Registers `tokenizer train`, `tokenizer corpus`, `tokenize` and `detokenize` on the program's CLI11 app;
 /// after parsing, chosen() says whether one of them was given and run() runs it (returns
 /// the exit status; throws andrea::InputError on bad input, before any output is written).
 class TokenizerCommands {
@@ -18,7 +18,7 @@ class TokenizerCommands {
   int run() const;
 
  private:
-  CLI::App *tokenizer_ = nullptr, *train_ = nullptr, *tokenize_ = nullptr,
+  CLI::App *tokenizer_ = nullptr, *train_ = nullptr, *corpus_command_ = nullptr, *tokenize_ = nullptr,
            *detokenize_ = nullptr;
   std::string corpus_ = "/usr/share/wordnet", out_, merges_file_, file_, text_;
   std::vector<std::string> ids_;
@@ -26,6 +26,8 @@ class TokenizerCommands {
   bool has_file_ = false, pieces_ = false, quiet_ = false;
   CLI::Option *file_option_ = nullptr, *text_option_ = nullptr;
   int run_train() const;
+  int run_corpus() const;
+  std::string read_training_text() const;
   int run_tokenize() const;
   int run_detokenize() const;
 };

@@ -32,6 +32,10 @@ cmp -s "$tmp/m.txt" "$tmp/expected.txt" || fail "tokenizer train: merges file di
 grep -q "vocab_size V = 256 + 4 + 1 = 261" "$tmp/train.txt" || fail "train report: $(cat "$tmp/train.txt")"
 [ "$("$exe" tokenize --merges-file "$tmp/m.txt" aaabdaaabac)" = "258 100 258 259" ] || fail "tokenize with the trained file"
 
+# tokenizer corpus writes the bytes train reads (here a file, as it is).
+"$exe" tokenizer corpus --corpus "$tmp/corpus.txt" --out "$tmp/copy.txt" >/dev/null || fail "tokenizer corpus: exit $?"
+cmp -s "$tmp/corpus.txt" "$tmp/copy.txt" || fail "tokenizer corpus did not copy the file's bytes"
+
 # The shipped tokenizer: V = 8,449 and the golden ids of "the cat sat on the mat".
 head -1 "$(dirname "$0")/../../tokenizer/merges.txt" | grep -qx "andrea-bpe vocab_size 8449 merges 8192" || fail "shipped header"
 [ "$("$exe" tokenize "the cat sat on the mat")" = "386 1470 2055 349 271 994" ] || fail "tokenize: $("$exe" tokenize "the cat sat on the mat")"
