@@ -58,7 +58,7 @@ TokenizerCommands::TokenizerCommands(CLI::App& app) {
 
   tokenize_ = app.add_subcommand("tokenize", "print the token ids of TEXT or of --file FILE");
   text_option_ = tokenize_->add_option("text", text_, "the text (bytes as given)");
-  file_option_ = tokenize_->add_option("--file", file_, "read the bytes of this file");
+  file_option_ = tokenize_->add_option("--file", file_, "read the bytes of this file (any bytes, at most 256 MiB)");
   text_option_->excludes(file_option_);
   tokenize_->add_flag("--pieces", pieces_, "print each id with its bytes, one per line");
   add_merges_file(*tokenize_, merges_file_);
@@ -124,7 +124,16 @@ int TokenizerCommands::run_tokenize() const {
     if (!in || std::filesystem::is_directory(file_)) {
       throw InputError(fmt::format("cannot read --file '{}'", file_));
     }
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
+    // Any bytes (NUL too), but at most the corpus bound: /dev/zero or a FIFO does not end.
+    std::vector<char> block(1 << 20);
+    while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
+      bytes.append(block.data(), static_cast<std::size_t>(in.gcount()));
+      if (static_cast<std::int64_t>(bytes.size()) > tokenizer::max_corpus_bytes) {
+        throw InputError(fmt::format("--file '{}' is longer than {} bytes (the bound; an endless "
+                                     "stream?)",
+                                     file_, tokenizer::max_corpus_bytes));
+      }
+    }
   } else if (text_option_->count() == 0) {
     throw InputError("tokenize needs TEXT or --file FILE");
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <vector>
 
+#include "core/check.hpp"
 #include "core/errors.hpp"
 
 namespace andrea::reference {
@@ -99,19 +100,7 @@ std::int64_t decode_ids(TokenIdBatch merges, TokenIds ids, std::span<std::int32_
 
 void count_pairs(TokenIds ids, std::int64_t vocab_size, std::span<std::int32_t> counts) {
   // BEGIN SOLUTION
-  if (vocab_size < 1 || vocab_size > 4096) {
-    throw InputError(fmt::format("vocab_size {} is outside [1, 4096]", vocab_size));
-  }
-  if (static_cast<std::int64_t>(counts.size()) != vocab_size * vocab_size) {
-    throw InputError(fmt::format("counts holds {} entries, expected vocab_size^2 = {}",
-                                 counts.size(), vocab_size * vocab_size));
-  }
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] >= vocab_size) {
-      throw InputError(fmt::format("token id {} at position {} is outside [0, {})", ids[i], i,
-                                   vocab_size));
-    }
-  }
+  check::count_pairs_args(ids, vocab_size, static_cast<std::int64_t>(counts.size()));
   for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i + 1] < 0) continue;  // a separator
     ++counts[static_cast<std::size_t>(ids[i] * vocab_size + ids[i + 1])];

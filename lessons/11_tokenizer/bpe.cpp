@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <vector>
 
+#include "core/check.hpp"
 #include "core/errors.hpp"
 
 namespace andrea::reference {

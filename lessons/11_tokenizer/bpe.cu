@@ -20,9 +20,7 @@
 // The global atomics drop from one per position to at most one per bin and block.
 #include "cuda/bpe.hpp"
 
-#include <fmt/format.h>
-
-#include "core/errors.hpp"
+#include "core/check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/runtime.hpp"
 
@@ -33,23 +31,6 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr std::int64_t kSlice = 4096;  // positions per block (step 2)
 constexpr int kTileBins = 4096;        // bins of a block's shared histogram (step 2)
-
-// reference::count_pairs's checks, before any copy or launch.
-void check_count_pairs(TokenIds ids, std::int64_t vocab_size, std::span<std::int32_t> counts) {
-  if (vocab_size < 1 || vocab_size > 4096) {
-    throw InputError(fmt::format("vocab_size {} is outside [1, 4096]", vocab_size));
-  }
-  if (static_cast<std::int64_t>(counts.size()) != vocab_size * vocab_size) {
-    throw InputError(fmt::format("counts holds {} entries, expected vocab_size^2 = {}",
-                                 counts.size(), vocab_size * vocab_size));
-  }
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] >= vocab_size) {
-      throw InputError(fmt::format("token id {} at position {} is outside [0, {})", ids[i], i,
-                                   vocab_size));
-    }
-  }
-}
 
 // --- Step 1: one thread per position, a global atomic per pair. --------------------
 __global__ void count_pairs_atomic_kernel(const std::int32_t* ids, std::int64_t n,
@@ -68,7 +49,7 @@ __global__ void count_pairs_shared_kernel(const std::int32_t* ids, std::int64_t 
 void count_pairs_atomic(TokenIds ids, std::int64_t vocab_size, std::span<std::int32_t> counts) {
   // TODO(lesson 11_tokenizer): write the kernel and its launch; then delete the next line.
   throw NotImplemented("11_tokenizer/bpe.cu", "count_pairs_atomic");
-  check_count_pairs(ids, vocab_size, counts);
+  check::count_pairs_args(ids, vocab_size, static_cast<std::int64_t>(counts.size()));
   const auto n = static_cast<std::int64_t>(ids.size());
   if (n < 2) return;
   const DeviceBuffer<std::int32_t> d_ids(ids);
@@ -81,7 +62,7 @@ void count_pairs_atomic(TokenIds ids, std::int64_t vocab_size, std::span<std::in
 void count_pairs(TokenIds ids, std::int64_t vocab_size, std::span<std::int32_t> counts) {
   // TODO(lesson 11_tokenizer): write the kernel and its launch; then delete the next line.
   throw NotImplemented("11_tokenizer/bpe.cu", "count_pairs");
-  check_count_pairs(ids, vocab_size, counts);
+  check::count_pairs_args(ids, vocab_size, static_cast<std::int64_t>(counts.size()));
   const auto n = static_cast<std::int64_t>(ids.size());
   if (n < 2) return;
   const DeviceBuffer<std::int32_t> d_ids(ids);

@@ -58,6 +58,7 @@ expect_error "merges V" "line 1: vocab_size 8450 is not 256 + 8192 merges + 1 en
 head -5 "$(dirname "$0")/../../tokenizer/merges.txt" >"$tmp/short.txt"
 expect_error "merges truncated" "line 6: the file ends after 4 merges; the header says 8192 (truncated?)" tokenize --merges-file "$tmp/short.txt" hi
 : >"$tmp/empty.txt"
+expect_error "tokenize endless file" "--file '/dev/zero' is longer than 268435456 bytes" tokenize --file /dev/zero
 expect_error "empty corpus" "is empty (0 bytes)" tokenizer train --corpus "$tmp/empty.txt" --out "$tmp/out/m.txt"
 printf 'abc\0\0\0' >"$tmp/nul.bin"
 expect_error "binary corpus" "holds a NUL byte at offset 3: binary, not text" tokenizer train --corpus "$tmp/nul.bin" --out "$tmp/out/m.txt"
