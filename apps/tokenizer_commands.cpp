@@ -37,6 +37,17 @@ void add_merges_file(CLI::App& app, std::string& target) {
 
 }  // namespace
 
+std::vector<std::int32_t> text_ids(std::string_view text, std::string* pieces, std::size_t shown) {
+  const tokenizer::Tokenizer tok = load_tokenizer("");
+  std::vector<std::int32_t> ids = tokenizer::encode(tok, text);
+  for (std::size_t i = 0; i < ids.size() && i < shown; ++i) {
+    *pieces += fmt::format("{}{} '{}'", i ? " | " : "", ids[i],
+                           printable(tokenizer::token_bytes(tok, ids[i])));
+  }
+  if (ids.size() > shown) *pieces += " | ...";
+  return ids;
+}
+
 TokenizerCommands::TokenizerCommands(CLI::App& app) {
   tokenizer_ = app.add_subcommand("tokenizer", "lesson 11: the byte-level BPE tokenizer");
   tokenizer_->require_subcommand(1);

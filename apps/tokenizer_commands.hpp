@@ -4,9 +4,16 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace andrea::cli {
+
+/// `text` (any bytes) as the ids of the course's tokenizer (tokenizer/merges.txt, V = 8,449),
+/// for andrea-embed --text; `pieces` gets the first `shown` ids with their bytes, printable:
+/// "386 'the' | 1470 ' cat'". Throws andrea::InputError when the merges file cannot be read.
+std::vector<std::int32_t> text_ids(std::string_view text, std::string* pieces,
+                                   std::size_t shown = 8);
 
 /// Registers `tokenizer train`, `tokenizer corpus`, `tokenize` and `detokenize` on the program's CLI11 app;
 /// after parsing, chosen() says whether one of them was given and run() runs it (returns
