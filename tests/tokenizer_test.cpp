@@ -100,6 +100,37 @@ TEST(Encode, LowestRankFirst) {
   EXPECT_EQ(token_bytes(tok, 258), "aaab");
 }
 
+// The rule of encode written the slow, obvious way: rescan the chunk for the lowest-rank pair,
+// merge its leftmost occurrence, repeat (tiktoken's loop; encode() uses a queue instead).
+std::vector<std::int32_t> naive_chunk(const Tokenizer& tok, std::string_view chunk) {
+  std::vector<std::int32_t> ids;
+  for (const char c : chunk) ids.push_back(static_cast<unsigned char>(c));
+  while (true) {
+    std::size_t best_rank = tok.merges.size(), at = 0;
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+      for (std::size_t r = 0; r < best_rank; ++r) {
+        if (tok.merges[r] == Merge{ids[i], ids[i + 1]}) best_rank = r, at = i;
+      }
+    }
+    if (best_rank == tok.merges.size()) return ids;
+    ids[at] = static_cast<std::int32_t>(byte_tokens + best_rank);
+    ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+  }
+}
+
+// Long chunks (a run of letters thousands of bytes long) encode as the slow rule says.
+TEST(Encode, LongChunksAsTheRescanningLoop) {
+  std::mt19937 rng(7);
+  std::string corpus;
+  for (int i = 0; i < 3000; ++i) corpus.push_back("aabbbc"[rng() % 6]);
+  const Tokenizer tok = train(corpus, 40);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::string chunk(2000, 'a');
+    for (char& c : chunk) c = "aabbbc"[rng() % 6];
+    EXPECT_EQ(encode(tok, chunk), naive_chunk(tok, chunk));
+  }
+}
+
 TEST(Decode, RefusesIdsOutsideTheVocabulary) {
   const Tokenizer tok{{{97, 97}}};  // V = 258
   EXPECT_EQ(error_of([&] { decode(tok, std::vector<std::int32_t>{97, 258}); }),

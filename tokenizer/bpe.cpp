@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <queue>
 #include <sstream>
 #include <unordered_map>
@@ -161,6 +162,48 @@ std::vector<std::string_view> fields_of(std::string_view line) {
   return fields;
 }
 
+// One chunk by merge rank in O(n log n): the chunk's tokens as a linked list, and a queue of
+// (rank, position) for every adjacent pair that is a merge, lowest rank first, then leftmost
+// (tiktoken's order). Merging the pair at `at` makes it one token and queues the two pairs it
+// now forms; a queued pair that a merge changed since is skipped when it comes out. Same
+// result as merging every occurrence of the lowest-rank pair left to right (a new token
+// 256 + r only forms pairs of rank > r), without rescanning a long chunk once per merge.
+std::vector<std::int32_t> encode_chunk(const std::unordered_map<std::uint64_t, std::int32_t>& rank,
+                                       const std::vector<Merge>& merges, std::string_view chunk) {
+  const auto n = static_cast<std::int32_t>(chunk.size());
+  std::vector<std::int32_t> id(chunk.size()), next(chunk.size()), prev(chunk.size());
+  for (std::int32_t i = 0; i < n; ++i) {
+    id[i] = static_cast<unsigned char>(chunk[static_cast<std::size_t>(i)]);
+    next[i] = i + 1;  // n: none
+    prev[i] = i - 1;  // -1: none
+  }
+  using Entry = std::pair<std::int32_t, std::int32_t>;  // (rank, position of the left token)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  const auto push = [&](std::int32_t at) {
+    if (at < 0 || next[at] >= n) return;
+    const auto found = rank.find(key_of(id[at], id[next[at]]));
+    if (found != rank.end()) queue.push({found->second, at});
+  };
+  for (std::int32_t i = 0; i + 1 < n; ++i) push(i);
+  std::vector<bool> gone(chunk.size(), false);
+  while (!queue.empty()) {
+    const auto [r, at] = queue.top();
+    queue.pop();
+    const Merge& m = merges[static_cast<std::size_t>(r)];
+    if (gone[at] || next[at] >= n || id[at] != m.left || id[next[at]] != m.right) continue;
+    const std::int32_t right = next[at];
+    id[at] = byte_tokens + r;
+    gone[right] = true;
+    next[at] = next[right];
+    if (next[at] < n) prev[next[at]] = at;
+    push(prev[at]);
+    push(at);
+  }
+  std::vector<std::int32_t> out;
+  for (std::int32_t i = 0; i < n; i = next[i]) out.push_back(id[i]);
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string_view> pre_split(std::string_view text) {
@@ -258,19 +301,7 @@ std::vector<std::int32_t> encode(const Tokenizer& tok, std::string_view bytes) {
   for (const std::string_view chunk : pre_split(bytes)) {
     auto [it, fresh] = cache.try_emplace(chunk);
     std::vector<std::int32_t>& ids = it->second;
-    if (fresh) {
-      for (const char c : chunk) ids.push_back(static_cast<unsigned char>(c));
-      while (ids.size() >= 2) {
-        std::int32_t lowest = -1;  // the lowest merge rank among the adjacent pairs
-        for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
-          const auto found = rank.find(key_of(ids[i], ids[i + 1]));
-          if (found != rank.end() && (lowest < 0 || found->second < lowest)) lowest = found->second;
-        }
-        if (lowest < 0) break;
-        const Merge& m = tok.merges[static_cast<std::size_t>(lowest)];
-        apply_merge(ids, m.left, m.right, byte_tokens + lowest);
-      }
-    }
+    if (fresh) ids = encode_chunk(rank, tok.merges, chunk);
     out.insert(out.end(), ids.begin(), ids.end());
   }
   return out;
