@@ -85,7 +85,7 @@ std::vector<std::int32_t> read_input(Options& o, const Config& config, std::stri
     }
     return cli::read_ids_file(o.ids_file, format, o.offset, o.length, config.context_length);
   }
-  if (o.has_text) {  // lesson 11: the course's byte-level BPE
+  if (o.has_text) {  // the course's byte-level BPE (tokenizer/)
     *what = "--text through the course's tokenizer (tokenizer/merges.txt, V = 8,449)";
     return cli::text_ids(o.text, &o.pieces);
   }
@@ -294,7 +294,7 @@ int main(int argc, char** argv) {
       ->needs(file)
       ->default_str("to the end, at most T");
   auto* text = app.add_option(
-      "--text", o.text, "text, read as the ids of the course's BPE tokenizer (lesson 11, V = 8,449)");
+      "--text", o.text, "text, read as the ids of the course's BPE tokenizer (V = 8,449)");
   auto* bytes = app.add_option("--bytes", o.bytes,
                                "text, read as byte ids 0-255 (the 256 byte tokens, no merge)");
   ids->excludes(file)->excludes(text)->excludes(bytes);
@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
       "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
-  cli::TokenizerCommands tokenizer(app);  // lesson 11: tokenizer train, tokenize, detokenize
+  cli::TokenizerCommands tokenizer(app);  // tokenizer train, tokenize, detokenize
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input

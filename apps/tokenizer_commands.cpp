@@ -49,7 +49,7 @@ std::vector<std::int32_t> text_ids(std::string_view text, std::string* pieces, s
 }
 
 TokenizerCommands::TokenizerCommands(CLI::App& app) {
-  tokenizer_ = app.add_subcommand("tokenizer", "lesson 11: the byte-level BPE tokenizer");
+  tokenizer_ = app.add_subcommand("tokenizer", "the byte-level BPE tokenizer (V = 8,449)");
   tokenizer_->require_subcommand(1);
   train_ = tokenizer_->add_subcommand(
       "train", "learn BPE merges from a corpus and write the merges file (deterministic)");

@@ -1,4 +1,4 @@
-// Lesson 11's subcommands of andrea-embed: tokenizer train, tokenize, detokenize.
+// The tokenizer's subcommands of andrea-embed: tokenizer train, tokenize, detokenize.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lesson 11's byte-level BPE against SentencePiece's BPE trainer (Debian `sentencepiece`:
+# The course's byte-level BPE against SentencePiece's BPE trainer (Debian `sentencepiece`:
 # spm_train, spm_encode), one thread each, the same corpus (the WordNet glosses that
 # tokenizer/merges.txt is trained on, written by `andrea-embed tokenizer corpus`), the same
 # vocabulary size V = 8,449. Reports: training time, time to encode the whole corpus, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden values for lesson 11's byte-level BPE tokenizer (golden/tokenizer.json).
+"""Golden values for the course's byte-level BPE tokenizer (golden/tokenizer.json).
 
 Pure Python 3 (no numpy, no torch, no network): an implementation of the rules written in
 tokenizer/bpe.hpp made independently of the C++ code, in a different way on purpose:
@@ -155,7 +155,7 @@ def count_pairs(ids: list, vocab_size: int) -> list:
 
 
 def lesson_case(small: list) -> dict:
-    """Lesson 11's graded functions: encode_chunk, decode_ids (small corpus's merges) and
+    """The tokenizer lesson's functions (to come): encode_chunk, decode_ids (small corpus's merges) and
     count_pairs on ids with a skewed distribution (popular pairs, as in text) and separators."""
     rng = random.Random(11)
     chunks = [b"the", b" cat", b"aaaaaaa", b"abababab", b"\xc3\xa9l\xc3\xa8ve", b"", b"zz"]

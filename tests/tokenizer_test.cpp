@@ -1,4 +1,4 @@
-// Lesson 11's byte-level BPE: pre-split, training and its tie rule, encode by merge rank,
+// The byte-level BPE tokenizer: pre-split, training and its tie rule, encode by merge rank,
 // decode, the merges file and its strict loader, against hand-worked cases and
 // golden/tokenizer.json (golden/tokenizer.py, an independent pure-Python implementation).
 #include <gmock/gmock.h>

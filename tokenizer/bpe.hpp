@@ -81,7 +81,7 @@ std::string token_bytes(const Tokenizer& tok, std::int32_t id);
 /// [0, V), its position and the bound ("id 8449 at position 3 is outside [0, 8449)").
 std::string decode(const Tokenizer& tok, std::span<const std::int32_t> ids);
 
-/// The merges file (lessons/11_tokenizer/README.md, "The merges file"):
+/// The merges file (docs/cli.md, "The tokenizer"):
 ///   line 1:   "andrea-bpe vocab_size 8449 merges 8192"
 ///   line 2+r: "<256 + r> <left> <right>" then, after " #", the new token's bytes with the
 ///             bytes outside '!'..'~' and '\\' written \xNN (a comment, ignored when read).

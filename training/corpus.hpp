@@ -34,7 +34,7 @@ void append_words(std::string_view text, std::vector<std::string>& out);
 /// the files hold no word.
 Corpus read_wordnet(const std::string& dir);
 
-/// The same synsets as read_wordnet, as text for lesson 11's tokenizer: one line per synset,
+/// The same synsets as read_wordnet, as text for the tokenizer (tokenizer/): one line per synset,
 /// "lemma, other lemma: gloss" ('_' in a lemma read as a space, the adjective markers
 /// dropped), bytes as the files hold them (case, digits, punctuation kept). About 14 MB.
 /// Throws andrea::InputError when a data file is missing (saying how to install it).

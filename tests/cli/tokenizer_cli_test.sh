@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of lesson 11's subcommands: tokenizer train on a small corpus (merges worked
+# End-to-end checks of the tokenizer's subcommands: tokenizer train on a small corpus (merges worked
 # by hand in tests/tokenizer_test.cpp), tokenize and detokenize with the shipped merges file
 # (ids from golden/tokenizer.json), byte round trips, and bad input (exit 2, the message on
 # stderr, nothing written).
