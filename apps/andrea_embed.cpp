@@ -19,6 +19,7 @@
 #include "apps/npy.hpp"
 #include "apps/output_files.hpp"
 #include "apps/printable.hpp"
+#include "apps/tokenizer_commands.hpp"
 #include "apps/train_commands.hpp"
 #include "core/check.hpp"
 #include "core/errors.hpp"
@@ -36,11 +37,12 @@ using cli::grouped;
 struct Options {
   std::string config = "andrea-120m";
   std::uint64_t seed = default_seed;
-  std::string ids, ids_file, ids_format = "auto", text, out, backend;
+  std::string ids, ids_file, ids_format = "auto", text, bytes, out, backend;
+  std::string pieces;  // --text: the first tokens' bytes, printed beside the ids
   std::string positions = "learned";     // or "sinusoidal" (lesson 7)
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
-  bool has_ids = false, has_ids_file = false, has_text = false, has_out = false,
+  bool has_ids = false, has_ids_file = false, has_text = false, has_bytes = false, has_out = false,
        has_backend = false, has_seed = false;
   bool profile = false;    // --profile: the cudasim layer's profile of the main job's kernels
   cli::FileOptions files;  // --weights, --save-weights, --plot-*
@@ -66,7 +68,7 @@ std::string profiled(bool on, Job job) {
   return {};
 }
 
-std::vector<std::int32_t> read_input(const Options& o, const Config& config, std::string* what) {
+std::vector<std::int32_t> read_input(Options& o, const Config& config, std::string* what) {
   if (o.has_ids) {
     *what = "--ids";
     return cli::parse_ids(o.ids, "--ids");
@@ -83,9 +85,13 @@ std::vector<std::int32_t> read_input(const Options& o, const Config& config, std
     }
     return cli::read_ids_file(o.ids_file, format, o.offset, o.length, config.context_length);
   }
-  if (o.has_text) {
-    *what = "--text as UTF-8 byte ids 0-255 (any bytes are taken as they are)";
-    return cli::byte_ids(o.text);
+  if (o.has_text) {  // the course's byte-level BPE (tokenizer/)
+    *what = "--text through the course's tokenizer (tokenizer/merges.txt, V = 8,449)";
+    return cli::text_ids(o.text, &o.pieces);
+  }
+  if (o.has_bytes) {
+    *what = "--bytes as UTF-8 byte ids 0-255 (any bytes are taken as they are)";
+    return cli::byte_ids(o.bytes);
   }
   *what = fmt::format("the lesson's example sequence (seed {})", o.seed);
   return example_ids(config.context_length, config.vocab_size, o.seed);
@@ -179,12 +185,12 @@ void check_sum_finite(const Matrix& x, const Matrix& wte, const Matrix& wpe,
   }
 }
 
-int run(const Options& o) {
+int run(Options& o) {
   if (o.has_seed && o.files.options[0]->count() > 0 &&
-      (o.has_ids || o.has_ids_file || o.has_text)) {
+      (o.has_ids || o.has_ids_file || o.has_text || o.has_bytes)) {
     throw InputError(
         "--seed has no effect with --weights and an input: the tables come from the file and the "
-        "ids from --ids, --ids-file or --text");
+        "ids from --ids, --ids-file, --text or --bytes");
   }
   std::optional<cli::EmbeddingTables> loaded = cli::load_weights(o.files);  // --weights
   const Config config = loaded ? cli::config_of(*loaded) : config_by_name(o.config);
@@ -255,6 +261,7 @@ int run(const Options& o) {
   fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
              fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
              ids.size() > 8 ? ", ..." : "");
+  if (!o.pieces.empty()) fmt::print("  pieces   {}\n", cli::printable(o.pieces));
   fmt::print("  positions {}\n",
              learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
                                : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
@@ -316,10 +323,13 @@ int main(int argc, char** argv) {
                                     "number of ids read from --ids-file (n <= T)")
       ->needs(file)
       ->default_str("to the end, at most T");
-  auto* text =
-      app.add_option("--text", o.text, "UTF-8 text, read as byte ids 0-255 (byte-level tokens)");
-  ids->excludes(file)->excludes(text);
-  file->excludes(text);
+  auto* text = app.add_option(
+      "--text", o.text, "text, read as the ids of the course's BPE tokenizer (V = 8,449)");
+  auto* bytes = app.add_option("--bytes", o.bytes,
+                               "text, read as byte ids 0-255 (the 256 byte tokens, no merge)");
+  ids->excludes(file)->excludes(text)->excludes(bytes);
+  file->excludes(text)->excludes(bytes);
+  text->excludes(bytes);
   app.add_option("--config", o.config, "andrea-120m or gpt2-124m")
       ->check(CLI::IsMember({"andrea-120m", "gpt2-124m"}))
       ->capture_default_str();
@@ -339,6 +349,7 @@ int main(int argc, char** argv) {
       "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
   cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
+  cli::TokenizerCommands tokenizer(app);  // tokenizer train, tokenize, detokenize
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input
@@ -350,11 +361,12 @@ int main(int argc, char** argv) {
   o.has_ids = ids->count() > 0;
   o.has_ids_file = file->count() > 0;
   o.has_text = text->count() > 0;
+  o.has_bytes = bytes->count() > 0;
   o.has_out = out->count() > 0;
   o.has_backend = backend->count() > 0;
   o.has_seed = seed->count() > 0;
   try {
-    if (training.chosen()) {
+    if (training.chosen() || tokenizer.chosen()) {
       for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
         if (option->count() > 0) {                           // the subcommand to the forward pass
           throw andrea::InputError(fmt::format(
@@ -363,7 +375,7 @@ int main(int argc, char** argv) {
               option->get_name()));
         }
       }
-      return training.run();
+      return training.chosen() ? training.run() : tokenizer.run();
     }
     return run(o);
   } catch (const andrea::InputError& e) {  // messages quote files: printed escaped

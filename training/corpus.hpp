@@ -34,6 +34,12 @@ void append_words(std::string_view text, std::vector<std::string>& out);
 /// the files hold no word.
 Corpus read_wordnet(const std::string& dir);
 
+/// The same synsets as read_wordnet, as text for the tokenizer (tokenizer/): one line per synset,
+/// "lemma, other lemma: gloss" ('_' in a lemma read as a space, the adjective markers
+/// dropped), bytes as the files hold them (case, digits, punctuation kept). About 14 MB.
+/// Throws andrea::InputError when a data file is missing (saying how to install it).
+std::string read_wordnet_text(const std::string& dir);
+
 /// A plain text file, one sentence per line. Throws andrea::InputError when the file
 /// cannot be read or holds no word.
 Corpus read_text(const std::string& path);

@@ -32,6 +32,9 @@ expect_ok default-shape "shape \(1024, 768\)"
 expect_ok ids "x\[2\] = wte\[7301\] \+ wpe\[2\]" --ids 256,1842,7301
 expect_ok ids-spaces "3 token ids" --ids "1 2   3"
 expect_ok text "2 token ids.*\[195, 169\]" --text "é"
+expect_ok text-tokenizer "3 token ids.*\[386, 1470, 2055\]" --text "the cat sat"
+expect_ok text-pieces "pieces   386 'the' \| 1470 ' cat' \| 2055 ' sat'" --text "the cat sat"
+expect_ok bytes "3 token ids.*\[116, 104, 101\]" --bytes "the"
 expect_ok gpt2 "38,597,376" --config gpt2-124m --ids 50256
 expect_ok positions-sinusoidal "sinusoidal positions \(fixed\) +\(1024, 768\) +0 " --positions sinusoidal --ids 256,1842,7301
 expect_ok positions-sinusoidal-layer "embedding layer +6,488,832" --positions sinusoidal --ids 256,1842,7301
@@ -44,7 +47,7 @@ expect_ok ids-file-window "\[2\]" --ids-file "$tmp/train.bin" --offset 1 --lengt
 
 expect_error id-too-large "token id 8449 at position 2 is outside [0, 8449)" --ids 1,2,8449
 expect_error id-negative "token id -1 at position 0 is outside [0, 8449)" --ids -1
-expect_error too-long "sequence length 1025 exceeds context length 1024" --text "$(head -c 1025 /dev/zero | tr '\0' a)"
+expect_error too-long "sequence length 1025 exceeds context length 1024" --bytes "$(head -c 1025 /dev/zero | tr '\0' a)"
 expect_error not-an-id "entry 2 'x' is not a token id" --ids 1,x
 expect_error empty "empty sequence" --ids ","
 expect_error missing-file "cannot open ids file" --ids-file "$tmp/nope.txt"
@@ -61,6 +64,7 @@ expect_error bad-positions "unknown position scheme 'rope': learned or sinusoida
 expect_error two-inputs "excludes" --ids 1 --text a
 expect_error empty-ids-value "empty sequence" --ids ""
 expect_error empty-text "empty sequence" --text ""
+expect_error text-and-bytes "excludes" --text a --bytes b
 expect_error empty-backend "unknown backend ''" --backend ""
 expect_error negative-length "--length" --ids-file "$tmp/train.bin" --length -3
 expect_error negative-seed "--seed" --seed -1

@@ -1,0 +1,242 @@
+// The byte-level BPE tokenizer: pre-split, training and its tie rule, encode by merge rank,
+// decode, the merges file and its strict loader, against hand-worked cases and
+// golden/tokenizer.json (golden/tokenizer.py, an independent pure-Python implementation).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "support/golden.hpp"
+#include "tokenizer/bpe.hpp"
+
+namespace {
+
+using andrea::InputError;
+using andrea::testing::golden_case;
+using namespace andrea::tokenizer;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::vector<std::string> chunks_of(std::string_view text) {
+  std::vector<std::string> out;
+  for (const std::string_view c : pre_split(text)) out.emplace_back(c);
+  return out;
+}
+
+std::string from_hex(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+// The message of the InputError that `f` throws ("" when it throws none).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const Tokenizer& shipped() {
+  static const Tokenizer tok = read_merges(ANDREA_SOURCE_DIR "/tokenizer/merges.txt");
+  return tok;
+}
+
+TEST(PreSplit, SpacesJoinTheRunAfterThem) {
+  EXPECT_THAT(chunks_of("the cat  sat\n"), ElementsAre("the", " cat", " ", " sat", "\n"));
+  EXPECT_THAT(chunks_of("a, b"), ElementsAre("a", ",", " b"));
+  EXPECT_THAT(chunks_of("x1.5 42"), ElementsAre("x", "1", ".", "5", " 42"));
+  EXPECT_THAT(chunks_of("caf\xc3\xa9!"), ElementsAre("caf\xc3\xa9", "!"));
+  EXPECT_THAT(chunks_of(" \nword\t b  "), ElementsAre(" \n", "word", "\t", " b", "  "));
+  EXPECT_TRUE(chunks_of("").empty());
+}
+
+// The Wikipedia example "aaabdaaabac", worked by hand with the tie rule:
+// 1. (a, a) count 4 -> 256: [256 a b d 256 a b a c]
+// 2. (a, b) and (256, a) both count 2; the smaller pair (97, 98) wins -> 257
+// 3. (256, 257) count 2 -> 258: [258 d 258 a c]
+// 4. four pairs of count 1; the smallest is (a, c) = (97, 99) -> 259
+TEST(Train, HandWorkedTieRule) {
+  const Tokenizer tok = train("aaabdaaabac", 4);
+  EXPECT_THAT(tok.merges, ElementsAre(Merge{97, 97}, Merge{97, 98}, Merge{256, 257}, Merge{97, 99}));
+  EXPECT_EQ(tok.vocab_size(), 256 + 4 + 1);
+  EXPECT_EQ(tok.end_of_text(), 260);
+  EXPECT_THAT(encode(tok, "aaabdaaabac"), ElementsAre(258, 100, 258, 259));
+}
+
+// Chunks count by how often they occur: "ab" once, " ab" twice, " cd" once.
+// (a, b) 3 -> 256; (' ', 256) 2 -> 257; (' ', c) and (c, d) 1, the smaller -> 258; (258, d) -> 259.
+TEST(Train, ChunksWeightedAndNoMergeAcrossThem) {
+  const Tokenizer tok = train("ab ab ab cd", 4);
+  EXPECT_THAT(tok.merges, ElementsAre(Merge{97, 98}, Merge{32, 256}, Merge{32, 99}, Merge{258, 100}));
+  EXPECT_THAT(encode(tok, " ab ab"), ElementsAre(257, 257));
+  EXPECT_THAT(encode(tok, "abab"), ElementsAre(256, 256));  // (256, 256) was never merged
+  EXPECT_THAT(encode(tok, " cd!"), ElementsAre(259, 33));
+  EXPECT_EQ(error_of([] { train("ab ab ab cd", 5); }),
+            "after 4 merges no adjacent pair is left in the corpus; 5 merges asked (a larger "
+            "corpus, or fewer --merges)");
+  EXPECT_THAT(error_of([] { train("ab", -1); }), HasSubstr("-1 merges is outside [0, 1000000]"));
+}
+
+// Encoding merges the lowest rank first, left to right, whatever the order of the bytes.
+TEST(Encode, LowestRankFirst) {
+  const Tokenizer tok{{{97, 97}, {97, 98}, {256, 257}, {97, 99}}};
+  EXPECT_THAT(encode(tok, "aab"), ElementsAre(256, 98));  // (a, a) before (a, b): not [a, 257]
+  EXPECT_THAT(encode(tok, "aaa"), ElementsAre(256, 97));
+  EXPECT_THAT(encode(tok, "aaaa"), ElementsAre(256, 256));
+  EXPECT_THAT(encode(tok, "ba"), ElementsAre(98, 97));
+  EXPECT_TRUE(encode(tok, "").empty());
+  EXPECT_EQ(decode(tok, std::vector<std::int32_t>{258, 100, 260}), "aaabd<|endoftext|>");
+  EXPECT_EQ(token_bytes(tok, 258), "aaab");
+}
+
+// The rule of encode written the slow, obvious way: rescan the chunk for the lowest-rank pair,
+// merge its leftmost occurrence, repeat (tiktoken's loop; encode() uses a queue instead).
+std::vector<std::int32_t> naive_chunk(const Tokenizer& tok, std::string_view chunk) {
+  std::vector<std::int32_t> ids;
+  for (const char c : chunk) ids.push_back(static_cast<unsigned char>(c));
+  while (true) {
+    std::size_t best_rank = tok.merges.size(), at = 0;
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+      for (std::size_t r = 0; r < best_rank; ++r) {
+        if (tok.merges[r] == Merge{ids[i], ids[i + 1]}) best_rank = r, at = i;
+      }
+    }
+    if (best_rank == tok.merges.size()) return ids;
+    ids[at] = static_cast<std::int32_t>(byte_tokens + best_rank);
+    ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+  }
+}
+
+// Long chunks (a run of letters thousands of bytes long) encode as the slow rule says.
+TEST(Encode, LongChunksAsTheRescanningLoop) {
+  std::mt19937 rng(7);
+  std::string corpus;
+  for (int i = 0; i < 3000; ++i) corpus.push_back("aabbbc"[rng() % 6]);
+  const Tokenizer tok = train(corpus, 40);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::string chunk(2000, 'a');
+    for (char& c : chunk) c = "aabbbc"[rng() % 6];
+    EXPECT_EQ(encode(tok, chunk), naive_chunk(tok, chunk));
+  }
+}
+
+TEST(Decode, RefusesIdsOutsideTheVocabulary) {
+  const Tokenizer tok{{{97, 97}}};  // V = 258
+  EXPECT_EQ(error_of([&] { decode(tok, std::vector<std::int32_t>{97, 258}); }),
+            "id 258 at position 1 is outside [0, 258)");
+  EXPECT_EQ(error_of([&] { decode(tok, std::vector<std::int32_t>{-1}); }),
+            "id -1 at position 0 is outside [0, 258)");
+  EXPECT_EQ(error_of([&] { token_bytes(tok, 300); }), "token 300 is outside [0, 258)");
+}
+
+TEST(Golden, SmallCorpusMergesAndEncodings) {
+  const auto& c = golden_case("tokenizer", "small_corpus");
+  const std::string corpus = from_hex(c.at("corpus_hex"));
+  const Tokenizer tok = train(corpus, c.at("merges").get<std::int64_t>());
+  ASSERT_EQ(tok.vocab_size(), c.at("vocab_size").get<std::int32_t>());
+  std::vector<Merge> expected;
+  for (const auto& m : c.at("expected_merges")) expected.push_back({m[0], m[1]});
+  EXPECT_EQ(tok.merges, expected);
+  for (const auto& e : c.at("encodings")) {
+    const std::string bytes = from_hex(e.at("bytes_hex"));
+    const std::vector<std::int32_t> ids = encode(tok, bytes);
+    EXPECT_EQ(ids, e.at("ids").get<std::vector<std::int32_t>>()) << e.at("bytes_hex");
+    EXPECT_EQ(decode(tok, ids), bytes);
+  }
+}
+
+TEST(Golden, ShippedTokenizerEncodings) {
+  const auto& c = golden_case("tokenizer", "shipped");
+  EXPECT_EQ(shipped().vocab_size(), 8449);
+  EXPECT_EQ(shipped().vocab_size(), c.at("vocab_size").get<std::int32_t>());
+  for (const auto& e : c.at("encodings")) {
+    const std::string bytes = from_hex(e.at("bytes_hex"));
+    EXPECT_EQ(encode(shipped(), bytes), e.at("ids").get<std::vector<std::int32_t>>()) << bytes;
+  }
+}
+
+// decode(encode(b)) == b for any bytes, valid UTF-8 or not.
+TEST(RoundTrip, RandomBytes) {
+  std::mt19937 rng(1337);
+  const Tokenizer small = train("the cat sat on the mat; \xff\xfe the dog \x01\x02", 15);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::string bytes(rng() % 300, '\0');
+    for (char& b : bytes) b = static_cast<char>(trial % 2 ? rng() % 256 : " abet\n\xc3"[rng() % 7]);
+    EXPECT_EQ(decode(shipped(), encode(shipped(), bytes)), bytes);
+    EXPECT_EQ(decode(small, encode(small, bytes)), bytes);
+  }
+}
+
+TEST(MergesFile, WritesAndReadsBack) {
+  const Tokenizer tok = train("aaabdaaabac", 4);
+  const std::string text = merges_text(tok);
+  EXPECT_EQ(text,
+            "andrea-bpe vocab_size 261 merges 4\n"
+            "256 97 97 # aa\n"
+            "257 97 98 # ab\n"
+            "258 256 257 # aaab\n"
+            "259 97 99 # ac\n");
+  EXPECT_EQ(parse_merges(text, "t").merges, tok.merges);
+  EXPECT_EQ(merges_text(train(" \\", 1)), "andrea-bpe vocab_size 258 merges 1\n256 32 92 # \\x20\\x5c\n");
+  EXPECT_EQ(parse_merges(merges_text(shipped()), "t").merges, shipped().merges);
+}
+
+TEST(MergesFile, StrictLoader) {
+  const std::string head = "andrea-bpe vocab_size 259 merges 2\n";
+  const auto error = [](const std::string& text) {
+    return error_of([&] { parse_merges(text, "m.txt"); });
+  };
+  EXPECT_EQ(error(head + "256 97 97\n257 256 97\n"), "");
+  EXPECT_EQ(error(head + "256 97 97\n"),
+            "merges file m.txt: line 3: the file ends after 1 merges; the header says 2 (truncated?)");
+  EXPECT_EQ(error(head + "256 97 97\n258 97 98\n"),
+            "merges file m.txt: line 3: token 258 is out of order: token 257 comes next");
+  EXPECT_EQ(error(head + "256 97 97\n257 257 97\n"),
+            "merges file m.txt: line 3: token 257 is outside [0, 257): not yet defined");
+  EXPECT_EQ(error("andrea-bpe vocab_size 8450 merges 8192\n"),
+            "merges file m.txt: line 1: vocab_size 8450 is not 256 + 8192 merges + 1 end-of-text = 8449");
+  EXPECT_EQ(error(head + "256 97 97\n257 97 97\n"),
+            "merges file m.txt: line 3: the pair (97, 97) is merged already on line 2");
+  EXPECT_EQ(error(head + "256 97 97\n257 256 97\n258 1 2\n"),
+            "merges file m.txt: line 4: more merge lines than the 2 the header says");
+  EXPECT_EQ(error(head + "256 97 x\n"),
+            "merges file m.txt: line 2: expected 'token left right' (three ids), optionally then ' # comment'");
+  EXPECT_EQ(error(""), "merges file m.txt: line 1: expected the header 'andrea-bpe vocab_size V merges M'");
+  EXPECT_EQ(error("andrea-bpe vocab_size -3 merges 2\n"),
+            "merges file m.txt: line 1: expected the header 'andrea-bpe vocab_size V merges M'");
+  EXPECT_EQ(error("andrea-bpe vocab_size 2000258 merges 2000001\n"),
+            "merges file m.txt: line 1: 2000001 merges is outside [0, 1000000]");
+  EXPECT_THAT(error_of([] { read_merges("/nonexistent/merges.txt"); }),
+              HasSubstr("cannot read the merges file '/nonexistent/merges.txt'"));
+}
+
+TEST(Corpus, BoundsOnWhatIsRead) {
+  const std::string path = ::testing::TempDir() + "andrea_tokenizer_corpus.txt";
+  const auto write = [&](const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+  };
+  write("");
+  EXPECT_EQ(error_of([&] { read_corpus_bytes(path); }), "the corpus '" + path + "' is empty (0 bytes)");
+  write(std::string("text\0more", 9));
+  EXPECT_THAT(error_of([&] { read_corpus_bytes(path); }),
+              HasSubstr("holds a NUL byte at offset 4: binary, not text"));
+  write("0123456789");
+  EXPECT_EQ(read_corpus_bytes(path, 10), "0123456789");
+  EXPECT_EQ(error_of([&] { read_corpus_bytes(path, 9); }),
+            "the corpus '" + path + "' is longer than 9 bytes (the bound; an endless stream?)");
+  EXPECT_THAT(error_of([&] { read_corpus_bytes("/dev/zero"); }), HasSubstr("NUL byte at offset 0"));
+  std::remove(path.c_str());
+}
+
+}  // namespace

@@ -1,0 +1,444 @@
+#include "tokenizer/bpe.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <queue>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/errors.hpp"
+#include "core/input_file.hpp"
+
+namespace andrea::tokenizer {
+
+namespace {
+
+enum class ByteClass { letter, digit, space, other };
+
+ByteClass class_of(unsigned char b) {
+  if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b >= 0x80) return ByteClass::letter;
+  if (b >= '0' && b <= '9') return ByteClass::digit;
+  if (b == ' ' || (b >= '\t' && b <= '\r')) return ByteClass::space;
+  return ByteClass::other;
+}
+
+ByteClass class_at(std::string_view text, std::size_t i) {
+  return class_of(static_cast<unsigned char>(text[i]));
+}
+
+// A pair as one 64-bit key; keys order as (left, right) do, left first (ids are >= 0).
+std::uint64_t key_of(std::int32_t left, std::int32_t right) {
+  return (static_cast<std::uint64_t>(left) << 32) | static_cast<std::uint32_t>(right);
+}
+std::int32_t left_of(std::uint64_t key) { return static_cast<std::int32_t>(key >> 32); }
+std::int32_t right_of(std::uint64_t key) { return static_cast<std::int32_t>(key & 0xffffffffu); }
+
+// Replaces each (left, right) of `ids` by `token`, left to right, without overlaps.
+void apply_merge(std::vector<std::int32_t>& ids, std::int32_t left, std::int32_t right,
+                 std::int32_t token) {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < ids.size(); ++out) {
+    if (i + 1 < ids.size() && ids[i] == left && ids[i + 1] == right) {
+      ids[out] = token;
+      i += 2;
+    } else {
+      ids[out] = ids[i];
+      i += 1;
+    }
+  }
+  ids.resize(out);
+}
+
+// One distinct chunk of the corpus during training: its ids so far and how often it occurs.
+struct Word {
+  std::vector<std::int32_t> ids;
+  std::int64_t count = 0;
+};
+
+// A candidate in the queue of pairs: the count it had when pushed (stale once it changed).
+struct Candidate {
+  std::int64_t count;
+  std::uint64_t key;
+};
+// Highest count first, then the smallest (left, right): the tie rule.
+struct Later {
+  bool operator()(const Candidate& a, const Candidate& b) const {
+    return a.count != b.count ? a.count < b.count : a.key > b.key;
+  }
+};
+
+// The table of pair counts, and the queue that picks the next merge.
+class PairTable {
+ public:
+  void add(const Word& w, std::int64_t sign, std::vector<std::uint64_t>& changed) {
+    for (std::size_t i = 0; i + 1 < w.ids.size(); ++i) {
+      const std::uint64_t key = key_of(w.ids[i], w.ids[i + 1]);
+      counts_[key] += sign * w.count;
+      changed.push_back(key);
+    }
+  }
+  void push(const std::vector<std::uint64_t>& keys) {
+    for (const std::uint64_t key : keys) {
+      const std::int64_t count = counts_[key];
+      if (count > 0) queue_.push({count, key});
+    }
+  }
+  // The pair of highest count (ties: smallest (left, right)); false when none is left.
+  bool best(std::uint64_t* key) {
+    while (!queue_.empty()) {
+      const Candidate top = queue_.top();
+      queue_.pop();
+      const auto it = counts_.find(top.key);
+      if (it != counts_.end() && it->second == top.count && top.count > 0) {
+        *key = top.key;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::unordered_map<std::uint64_t, std::int64_t> counts_;
+  std::priority_queue<Candidate, std::vector<Candidate>, Later> queue_;
+};
+
+bool holds_pair(const std::vector<std::int32_t>& ids, std::int32_t left, std::int32_t right) {
+  for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+    if (ids[i] == left && ids[i + 1] == right) return true;
+  }
+  return false;
+}
+
+// The new token's bytes for the merges file's comment: '!'..'~' as they are (but '\'),
+// every other byte as \xNN.
+std::string escaped(std::string_view bytes) {
+  std::string out;
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= '!' && b <= '~' && b != '\\') {
+      out.push_back(c);
+    } else {
+      out += fmt::format("\\x{:02x}", b);
+    }
+  }
+  return out;
+}
+
+// The pieces of every token, ids 0 .. V-1.
+std::vector<std::string> all_token_bytes(const Tokenizer& tok) {
+  std::vector<std::string> pieces;
+  pieces.reserve(static_cast<std::size_t>(tok.vocab_size()));
+  for (int b = 0; b < byte_tokens; ++b) pieces.emplace_back(1, static_cast<char>(b));
+  for (const Merge& m : tok.merges) {
+    pieces.push_back(pieces[static_cast<std::size_t>(m.left)] +
+                     pieces[static_cast<std::size_t>(m.right)]);
+  }
+  pieces.emplace_back("<|endoftext|>");
+  return pieces;
+}
+
+// "12" -> 12; anything but a plain non-negative decimal integer -> false.
+bool parse_number(std::string_view text, std::int64_t* value) {
+  if (text.empty() || text.size() > 18) return false;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return error == std::errc() && end == text.data() + text.size() && text[0] != '-' &&
+         text[0] != '+';
+}
+
+std::vector<std::string_view> fields_of(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t at = 0;
+  while (at < line.size()) {
+    const std::size_t end = std::min(line.find(' ', at), line.size());
+    if (end > at) fields.push_back(line.substr(at, end - at));
+    at = end + 1;
+  }
+  return fields;
+}
+
+// One chunk by merge rank in O(n log n): the chunk's tokens as a linked list, and a queue of
+// (rank, position) for every adjacent pair that is a merge, lowest rank first, then leftmost
+// (tiktoken's order). Merging the pair at `at` makes it one token and queues the two pairs it
+// now forms; a queued pair that a merge changed since is skipped when it comes out. Same
+// result as merging every occurrence of the lowest-rank pair left to right (a new token
+// 256 + r only forms pairs of rank > r), without rescanning a long chunk once per merge.
+std::vector<std::int32_t> encode_chunk(const std::unordered_map<std::uint64_t, std::int32_t>& rank,
+                                       const std::vector<Merge>& merges, std::string_view chunk) {
+  const auto n = static_cast<std::int32_t>(chunk.size());
+  std::vector<std::int32_t> id(chunk.size()), next(chunk.size()), prev(chunk.size());
+  for (std::int32_t i = 0; i < n; ++i) {
+    id[i] = static_cast<unsigned char>(chunk[static_cast<std::size_t>(i)]);
+    next[i] = i + 1;  // n: none
+    prev[i] = i - 1;  // -1: none
+  }
+  using Entry = std::pair<std::int32_t, std::int32_t>;  // (rank, position of the left token)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  const auto push = [&](std::int32_t at) {
+    if (at < 0 || next[at] >= n) return;
+    const auto found = rank.find(key_of(id[at], id[next[at]]));
+    if (found != rank.end()) queue.push({found->second, at});
+  };
+  for (std::int32_t i = 0; i + 1 < n; ++i) push(i);
+  std::vector<bool> gone(chunk.size(), false);
+  while (!queue.empty()) {
+    const auto [r, at] = queue.top();
+    queue.pop();
+    const Merge& m = merges[static_cast<std::size_t>(r)];
+    if (gone[at] || next[at] >= n || id[at] != m.left || id[next[at]] != m.right) continue;
+    const std::int32_t right = next[at];
+    id[at] = byte_tokens + r;
+    gone[right] = true;
+    next[at] = next[right];
+    if (next[at] < n) prev[next[at]] = at;
+    push(prev[at]);
+    push(at);
+  }
+  std::vector<std::int32_t> out;
+  for (std::int32_t i = 0; i < n; i = next[i]) out.push_back(id[i]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string_view> pre_split(std::string_view text) {
+  std::vector<std::string_view> chunks;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    if (text[i] == ' ' && i + 1 < text.size() && class_at(text, i + 1) != ByteClass::space) {
+      ++i;  // one space joins the run after it
+    }
+    const ByteClass run = class_at(text, i);
+    while (i < text.size() && class_at(text, i) == run) ++i;
+    // A run of spaces before a non-space leaves its last ' ' to the next chunk.
+    if (run == ByteClass::space && i - start > 1 && i < text.size() && text[i - 1] == ' ') --i;
+    chunks.push_back(text.substr(start, i - start));
+  }
+  return chunks;
+}
+
+Tokenizer train(std::string_view corpus, std::int64_t merges) {
+  if (merges < 0 || merges > max_merges) {
+    throw InputError(fmt::format("{} merges is outside [0, {}]", merges, max_merges));
+  }
+  // Each distinct chunk once, with how often it occurs.
+  std::unordered_map<std::string_view, std::int64_t> chunk_counts;
+  for (const std::string_view chunk : pre_split(corpus)) ++chunk_counts[chunk];
+  std::vector<Word> words;
+  words.reserve(chunk_counts.size());
+  for (const auto& [chunk, count] : chunk_counts) {
+    Word w;
+    w.ids.assign(chunk.begin(), chunk.end());
+    for (std::int32_t& id : w.ids) id = static_cast<unsigned char>(id);
+    w.count = count;
+    words.push_back(std::move(w));
+  }
+  // The pair counts, and for each pair the words it may occur in (a word is listed again
+  // when a merge gives it a new pair; stale entries are skipped).
+  PairTable table;
+  std::unordered_map<std::uint64_t, std::vector<std::int32_t>> where;
+  std::vector<std::uint64_t> changed;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    table.add(words[w], +1, changed);
+    for (std::size_t i = 0; i + 1 < words[w].ids.size(); ++i) {
+      where[key_of(words[w].ids[i], words[w].ids[i + 1])].push_back(static_cast<std::int32_t>(w));
+    }
+  }
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  table.push(changed);
+
+  Tokenizer tok;
+  std::vector<std::int64_t> seen(words.size(), -1);  // the last merge that updated each word
+  for (std::int64_t r = 0; r < merges; ++r) {
+    std::uint64_t key = 0;
+    if (!table.best(&key)) {
+      throw InputError(fmt::format(
+          "after {} merges no adjacent pair is left in the corpus; {} merges asked (a larger "
+          "corpus, or fewer --merges)",
+          r, merges));
+    }
+    const std::int32_t left = left_of(key), right = right_of(key);
+    const auto token = static_cast<std::int32_t>(byte_tokens + r);
+    tok.merges.push_back({left, right});
+    changed.clear();
+    const std::vector<std::int32_t> candidates = std::move(where[key]);
+    where.erase(key);
+    for (const std::int32_t w : candidates) {
+      Word& word = words[static_cast<std::size_t>(w)];
+      if (seen[static_cast<std::size_t>(w)] == r || !holds_pair(word.ids, left, right)) continue;
+      seen[static_cast<std::size_t>(w)] = r;
+      table.add(word, -1, changed);  // the word's pairs before the merge ...
+      apply_merge(word.ids, left, right, token);
+      table.add(word, +1, changed);  // ... and after
+      for (std::size_t i = 0; i + 1 < word.ids.size(); ++i) {
+        if (word.ids[i] == token || word.ids[i + 1] == token) {
+          where[key_of(word.ids[i], word.ids[i + 1])].push_back(w);
+        }
+      }
+    }
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    table.push(changed);
+  }
+  return tok;
+}
+
+std::vector<std::int32_t> encode(const Tokenizer& tok, std::string_view bytes) {
+  std::unordered_map<std::uint64_t, std::int32_t> rank;
+  rank.reserve(tok.merges.size());
+  for (std::size_t r = 0; r < tok.merges.size(); ++r) {
+    rank.emplace(key_of(tok.merges[r].left, tok.merges[r].right), static_cast<std::int32_t>(r));
+  }
+  std::unordered_map<std::string_view, std::vector<std::int32_t>> cache;  // repeated chunks
+  std::vector<std::int32_t> out;
+  for (const std::string_view chunk : pre_split(bytes)) {
+    auto [it, fresh] = cache.try_emplace(chunk);
+    std::vector<std::int32_t>& ids = it->second;
+    if (fresh) ids = encode_chunk(rank, tok.merges, chunk);
+    out.insert(out.end(), ids.begin(), ids.end());
+  }
+  return out;
+}
+
+std::string token_bytes(const Tokenizer& tok, std::int32_t id) {
+  if (id < 0 || id >= tok.vocab_size()) {
+    throw InputError(fmt::format("token {} is outside [0, {})", id, tok.vocab_size()));
+  }
+  if (id == tok.end_of_text()) return "<|endoftext|>";
+  std::string out;
+  std::vector<std::int32_t> stack{id};  // depth-first, left before right
+  while (!stack.empty()) {
+    const std::int32_t t = stack.back();
+    stack.pop_back();
+    if (t < byte_tokens) {
+      out.push_back(static_cast<char>(t));
+    } else {
+      const Merge& m = tok.merges[static_cast<std::size_t>(t - byte_tokens)];
+      stack.push_back(m.right);
+      stack.push_back(m.left);
+    }
+  }
+  return out;
+}
+
+std::string decode(const Tokenizer& tok, std::span<const std::int32_t> ids) {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] >= tok.vocab_size()) {
+      throw InputError(fmt::format("id {} at position {} is outside [0, {})", ids[i], i,
+                                   tok.vocab_size()));
+    }
+  }
+  const std::vector<std::string> pieces = all_token_bytes(tok);
+  std::string out;
+  for (const std::int32_t id : ids) out += pieces[static_cast<std::size_t>(id)];
+  return out;
+}
+
+std::string merges_text(const Tokenizer& tok) {
+  const std::vector<std::string> pieces = all_token_bytes(tok);
+  std::string out = fmt::format("andrea-bpe vocab_size {} merges {}\n", tok.vocab_size(),
+                                tok.merges.size());
+  for (std::size_t r = 0; r < tok.merges.size(); ++r) {
+    const std::size_t id = byte_tokens + r;
+    out += fmt::format("{} {} {} # {}\n", id, tok.merges[r].left, tok.merges[r].right,
+                       escaped(pieces[id]));
+  }
+  return out;
+}
+
+Tokenizer parse_merges(std::string_view text, std::string_view source) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  const auto fail = [&](std::size_t line, const std::string& what) {
+    return InputError(fmt::format("merges file {}: line {}: {}", source, line, what));
+  };
+  // The header.
+  const std::vector<std::string_view> head =
+      lines.empty() ? std::vector<std::string_view>{} : fields_of(lines[0]);
+  std::int64_t vocab_size = 0, merges = 0;
+  if (head.size() != 5 || head[0] != "andrea-bpe" || head[1] != "vocab_size" ||
+      head[3] != "merges" || !parse_number(head[2], &vocab_size) ||
+      !parse_number(head[4], &merges)) {
+    throw fail(1, "expected the header 'andrea-bpe vocab_size V merges M'");
+  }
+  if (merges > max_merges) {
+    throw fail(1, fmt::format("{} merges is outside [0, {}]", merges, max_merges));
+  }
+  if (vocab_size != byte_tokens + merges + 1) {
+    throw fail(1, fmt::format("vocab_size {} is not 256 + {} merges + 1 end-of-text = {}",
+                              vocab_size, merges, byte_tokens + merges + 1));
+  }
+  Tokenizer tok;
+  tok.merges.reserve(static_cast<std::size_t>(merges));
+  std::unordered_map<std::uint64_t, std::size_t> first_line;
+  std::size_t number = 1;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    number = i + 1;
+    std::string_view line = lines[i];
+    if (i + 1 == lines.size() && line.empty()) break;  // the last newline
+    const std::size_t comment = line.find(" #");
+    if (comment != std::string_view::npos) line = line.substr(0, comment);
+    const std::vector<std::string_view> fields = fields_of(line);
+    const auto expected = static_cast<std::int64_t>(byte_tokens + tok.merges.size());
+    if (static_cast<std::int64_t>(tok.merges.size()) == merges) {
+      throw fail(number, fmt::format("more merge lines than the {} the header says", merges));
+    }
+    std::int64_t id = 0, left = 0, right = 0;
+    if (fields.size() != 3 || !parse_number(fields[0], &id) || !parse_number(fields[1], &left) ||
+        !parse_number(fields[2], &right)) {
+      throw fail(number, "expected 'token left right' (three ids), optionally then ' # comment'");
+    }
+    if (id != expected) {
+      throw fail(number, fmt::format("token {} is out of order: token {} comes next", id, expected));
+    }
+    for (const std::int64_t part : {left, right}) {
+      if (part >= expected) {
+        throw fail(number, fmt::format("token {} is outside [0, {}): not yet defined", part,
+                                       expected));
+      }
+    }
+    const auto [it, fresh] = first_line.emplace(
+        key_of(static_cast<std::int32_t>(left), static_cast<std::int32_t>(right)), number);
+    if (!fresh) {
+      throw fail(number, fmt::format("the pair ({}, {}) is merged already on line {}", left,
+                                     right, it->second));
+    }
+    tok.merges.push_back({static_cast<std::int32_t>(left), static_cast<std::int32_t>(right)});
+  }
+  if (static_cast<std::int64_t>(tok.merges.size()) != merges) {
+    throw fail(tok.merges.size() + 2,
+               fmt::format("the file ends after {} merges; the header says {} (truncated?)",
+                                   tok.merges.size(), merges));
+  }
+  return tok;
+}
+
+Tokenizer read_merges(const std::string& path) {
+  return parse_merges(read_input_file(path, "the merges file"), path);
+}
+
+std::string read_corpus_bytes(const std::string& path) {
+  std::string bytes = read_input_file(path, "the corpus");
+  if (const auto nul = bytes.find('\0'); nul != std::string::npos) {
+    throw InputError(fmt::format(
+        "the corpus '{}' holds a NUL byte at offset {}: binary, not text (a corpus is text "
+        "without NUL bytes, at most {} bytes)",
+        path, nul, max_text_file_bytes));
+  }
+  if (bytes.empty()) throw InputError(fmt::format("the corpus '{}' is empty (0 bytes)", path));
+  return bytes;
+}
+
+}  // namespace andrea::tokenizer
