@@ -218,7 +218,7 @@ TEST(MergesFile, StrictLoader) {
   EXPECT_EQ(error("andrea-bpe vocab_size 2000258 merges 2000001\n"),
             "merges file m.txt: line 1: 2000001 merges is outside [0, 1000000]");
   EXPECT_THAT(error_of([] { read_merges("/nonexistent/merges.txt"); }),
-              HasSubstr("cannot read the merges file '/nonexistent/merges.txt'"));
+              HasSubstr("cannot open the merges file '/nonexistent/merges.txt'"));
 }
 
 TEST(Corpus, BoundsOnWhatIsRead) {
@@ -232,10 +232,10 @@ TEST(Corpus, BoundsOnWhatIsRead) {
   EXPECT_THAT(error_of([&] { read_corpus_bytes(path); }),
               HasSubstr("holds a NUL byte at offset 4: binary, not text"));
   write("0123456789");
-  EXPECT_EQ(read_corpus_bytes(path, 10), "0123456789");
-  EXPECT_EQ(error_of([&] { read_corpus_bytes(path, 9); }),
-            "the corpus '" + path + "' is longer than 9 bytes (the bound; an endless stream?)");
-  EXPECT_THAT(error_of([&] { read_corpus_bytes("/dev/zero"); }), HasSubstr("NUL byte at offset 0"));
+  EXPECT_EQ(read_corpus_bytes(path), "0123456789");
+  // What never ends is refused before a byte is read (core/input_file.hpp).
+  EXPECT_EQ(error_of([&] { read_corpus_bytes("/dev/zero"); }),
+            "cannot open the corpus '/dev/zero': it is a device, not a regular file");
   std::remove(path.c_str());
 }
 
