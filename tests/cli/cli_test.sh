@@ -2,13 +2,8 @@
 # End-to-end checks of andrea-embed: the demo, every input path, --out read back
 # by numpy, and bad input (non-zero exit, message on stderr, no output file).
 # Usage: cli_test.sh path/to/andrea-embed
-set -u
-exe=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/cli/prelude.sh
+. "$(dirname "$0")/prelude.sh" "$1"  # $exe, $tmp, fail
 
 # expect_ok NAME PATTERN ARGS... : exit 0 and stdout matches PATTERN (grep -E)
 expect_ok() {

@@ -4,13 +4,9 @@
 # its bound (or the real cause) on stderr, and leave no file (no output, no temporary).
 # Usage: hostile_test.sh path/to/andrea-embed [path/to/andrea-embed-parallel]
 # (the parallel program runs as one process, without mpirun: MPI's singleton start)
-set -u
-exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+# shellcheck source=tests/cli/prelude.sh
+. "$(dirname "$0")/prelude.sh" "$1"  # $exe, $tmp, fail
 parallel=${2:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 out=$tmp/out  # every output goes here; a refusal leaves it empty
 
 # refuse NAME PATTERN COMMAND... : exit 2 within 30 s (a hang is a failure), stderr holds PATTERN, $out empty

@@ -4,12 +4,8 @@
 # (ids from golden/tokenizer.json), byte round trips, and bad input (exit 2, the message on
 # stderr, nothing written).
 # Usage: tokenizer_cli_test.sh path/to/andrea-embed
-set -u
-exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/cli/prelude.sh
+. "$(dirname "$0")/prelude.sh" "$1"  # $exe, $tmp, fail
 
 # expect_error NAME PATTERN ARGS... : exit 2, stderr holds PATTERN, stdout empty, no file in $tmp/out/
 expect_error() {

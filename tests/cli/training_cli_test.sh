@@ -3,12 +3,8 @@
 # tables back with similar and neighbors, and bad input (exit 2, the message on stderr,
 # no output file left behind).
 # Usage: training_cli_test.sh path/to/andrea-embed
-set -u
-exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/cli/prelude.sh
+. "$(dirname "$0")/prelude.sh" "$1"  # $exe, $tmp, fail
 
 # A corpus of animals, days and instruments, each with its own context words.
 for i in $(seq 1 200); do
