@@ -92,8 +92,10 @@ case $case in
   disagree)
     for option in length:16:32 batch:1:2; do
       IFS=: read -r name first other <<<"$option"
-      "$mpiexec" --oversubscribe -np 1 "$program" --$name "$first" --ids 1,2 : -np $((np - 1)) "$program" \
-        --$name "$other" --ids 1,2 >"$out" 2>"$err"
+      ids=(--ids 1,2)
+      [ "$name" = length ] && ids=()  # --length sizes the drawn ids; with --ids it is refused
+      "$mpiexec" --oversubscribe -np 1 "$program" --$name "$first" "${ids[@]}" : -np $((np - 1)) "$program" \
+        --$name "$other" "${ids[@]}" >"$out" 2>"$err"
       status=$?
       [ "$status" = 2 ] || fail "--$name $first : --$name $other: exit status $status, expected 2"
       for ((r = 1; r < np; r++)); do
