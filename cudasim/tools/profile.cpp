@@ -97,6 +97,9 @@ struct State {
 State g;
 LaunchProfile g_last;
 std::vector<LaunchProfile> g_taken;  // since the last take_profiles(), text left out
+// A program that profiles without taking (CUDASIM_TOOLS=profile on a long training run) keeps
+// only the first launches: the list stays a few MB.
+constexpr std::size_t kKeptLaunches = 8192;
 
 void mark(std::unordered_map<std::uint64_t, std::uint32_t>& sectors, std::uintptr_t a,
           std::size_t size) {
@@ -383,8 +386,10 @@ std::string report() {
   p.ideal_bytes = ideal;
   s += "  in short: " + summary(p) + "\n";
   p.text = s;
-  g_taken.push_back(p);
-  g_taken.back().text.clear();
+  if (g_taken.size() < kKeptLaunches) {
+    g_taken.push_back(p);
+    g_taken.back().text.clear();
+  }
   return s;
 }
 

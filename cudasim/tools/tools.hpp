@@ -75,7 +75,7 @@ struct LaunchProfile {
 /// The profile of the last launch that ran with the profile tool on.
 LaunchProfile last_profile();
 /// The profiles of the launches that ran with the profile tool on since the last call, oldest
-/// first, without their text; the list is emptied.
+/// first, without their text (the first 8,192 of them); the list is emptied.
 std::vector<LaunchProfile> take_profiles();
 /// Global requests, their 32-byte sectors, and the fewest sectors their distinct bytes fill:
 /// loads, stores and atomics together.
