@@ -297,4 +297,20 @@ void materialize_args(const Config& config, ConstFloatView wte, ConstFloatView w
   shape("wpe", wpe, config.context_length, config.d_model);
 }
 
+void count_pairs_args(TokenIds ids, std::int64_t vocab_size, std::int64_t counts) {
+  if (vocab_size < 1 || vocab_size > 4096) {
+    throw InputError(fmt::format("vocab_size {} is outside [1, 4096]", vocab_size));
+  }
+  if (counts != vocab_size * vocab_size) {
+    throw InputError(fmt::format("counts holds {} entries, expected vocab_size^2 = {}", counts,
+                                 vocab_size * vocab_size));
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] >= vocab_size) {
+      throw InputError(fmt::format("token id {} at position {} is outside [0, {})", ids[i], i,
+                                   vocab_size));
+    }
+  }
+}
+
 }  // namespace andrea::check

@@ -89,6 +89,10 @@ void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatVi
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
 /// zero_rows: dw (V, d) non-empty, ids in [0, V).
 void zero_rows_args(TokenIds ids, ConstFloatView dw);
+/// count_pairs (lesson 11): vocab_size in [1, 4096], counts of vocab_size^2 entries, every id
+/// < vocab_size (a negative id is a separator); else "vocab_size 0 is outside [1, 4096]",
+/// "counts holds 8 entries, expected vocab_size^2 = 9" or token_ids' message.
+void count_pairs_args(TokenIds ids, std::int64_t vocab_size, std::int64_t counts);
 /// sinusoidal_table: d_model even and > 0, 1 <= n <= T, out (n, d_model).
 void sinusoidal_table_args(std::int64_t n, std::int64_t d_model, std::int64_t context_length,
                            ConstFloatView out);

@@ -134,7 +134,7 @@ TEXTS = [
 
 
 def encode_chunk(merges: list, data: bytes) -> list:
-    """One chunk, without the pre-split (reference::encode_chunk)."""
+    """One chunk, without the pre-split (reference::encode_chunks, one chunk)."""
     rank = {tuple(pair): r for r, pair in enumerate(merges)}
     ids = list(data)
     while True:
@@ -155,7 +155,7 @@ def count_pairs(ids: list, vocab_size: int) -> list:
 
 
 def lesson_case(small: list) -> dict:
-    """The tokenizer lesson's functions (to come): encode_chunk, decode_ids (small corpus's merges) and
+    """Lesson 11's functions: encode_chunks, decode_ids (small corpus's merges) and
     count_pairs on ids with a skewed distribution (popular pairs, as in text) and separators."""
     rng = random.Random(11)
     chunks = [b"the", b" cat", b"aaaaaaa", b"abababab", b"\xc3\xa9l\xc3\xa8ve", b"", b"zz"]

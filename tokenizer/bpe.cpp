@@ -15,6 +15,8 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/tensor.hpp"
+#include "reference/bpe.hpp"
 
 namespace andrea::tokenizer {
 
@@ -163,48 +165,6 @@ std::vector<std::string_view> fields_of(std::string_view line) {
   return fields;
 }
 
-// One chunk by merge rank in O(n log n): the chunk's tokens as a linked list, and a queue of
-// (rank, position) for every adjacent pair that is a merge, lowest rank first, then leftmost
-// (tiktoken's order). Merging the pair at `at` makes it one token and queues the two pairs it
-// now forms; a queued pair that a merge changed since is skipped when it comes out. Same
-// result as merging every occurrence of the lowest-rank pair left to right (a new token
-// 256 + r only forms pairs of rank > r), without rescanning a long chunk once per merge.
-std::vector<std::int32_t> encode_chunk(const std::unordered_map<std::uint64_t, std::int32_t>& rank,
-                                       const std::vector<Merge>& merges, std::string_view chunk) {
-  const auto n = static_cast<std::int32_t>(chunk.size());
-  std::vector<std::int32_t> id(chunk.size()), next(chunk.size()), prev(chunk.size());
-  for (std::int32_t i = 0; i < n; ++i) {
-    id[i] = static_cast<unsigned char>(chunk[static_cast<std::size_t>(i)]);
-    next[i] = i + 1;  // n: none
-    prev[i] = i - 1;  // -1: none
-  }
-  using Entry = std::pair<std::int32_t, std::int32_t>;  // (rank, position of the left token)
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
-  const auto push = [&](std::int32_t at) {
-    if (at < 0 || next[at] >= n) return;
-    const auto found = rank.find(key_of(id[at], id[next[at]]));
-    if (found != rank.end()) queue.push({found->second, at});
-  };
-  for (std::int32_t i = 0; i + 1 < n; ++i) push(i);
-  std::vector<bool> gone(chunk.size(), false);
-  while (!queue.empty()) {
-    const auto [r, at] = queue.top();
-    queue.pop();
-    const Merge& m = merges[static_cast<std::size_t>(r)];
-    if (gone[at] || next[at] >= n || id[at] != m.left || id[next[at]] != m.right) continue;
-    const std::int32_t right = next[at];
-    id[at] = byte_tokens + r;
-    gone[right] = true;
-    next[at] = next[right];
-    if (next[at] < n) prev[next[at]] = at;
-    push(prev[at]);
-    push(at);
-  }
-  std::vector<std::int32_t> out;
-  for (std::int32_t i = 0; i < n; i = next[i]) out.push_back(id[i]);
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string_view> pre_split(std::string_view text) {
@@ -292,18 +252,34 @@ Tokenizer train(std::string_view corpus, std::int64_t merges) {
 }
 
 std::vector<std::int32_t> encode(const Tokenizer& tok, std::string_view bytes) {
-  std::unordered_map<std::uint64_t, std::int32_t> rank;
-  rank.reserve(tok.merges.size());
-  for (std::size_t r = 0; r < tok.merges.size(); ++r) {
-    rank.emplace(key_of(tok.merges[r].left, tok.merges[r].right), static_cast<std::int32_t>(r));
+  // Each distinct chunk once (a text repeats its words), a separator between two: one call.
+  std::unordered_map<std::string_view, std::size_t> distinct;  // chunk -> its index
+  std::vector<std::string_view> chunks = pre_split(bytes);
+  std::vector<std::int32_t> ids;
+  for (const std::string_view chunk : chunks) {
+    if (!distinct.try_emplace(chunk, distinct.size()).second) continue;
+    if (!ids.empty()) ids.push_back(-1);
+    for (const char c : chunk) ids.push_back(static_cast<unsigned char>(c));
   }
-  std::unordered_map<std::string_view, std::vector<std::int32_t>> cache;  // repeated chunks
+  std::vector<std::int32_t> merges;  // the (M, 2) table
+  merges.reserve(2 * tok.merges.size());
+  for (const Merge& m : tok.merges) {
+    merges.push_back(m.left);
+    merges.push_back(m.right);
+  }
+  const std::int64_t k = reference::encode_chunks(
+      TokenIdBatch(merges.data(), static_cast<std::int64_t>(tok.merges.size()), 2), ids);
+  // Where each distinct chunk's tokens start in ids[0 .. k).
+  std::vector<std::size_t> starts{0};
+  for (std::int64_t i = 0; i < k; ++i) {
+    if (ids[static_cast<std::size_t>(i)] < 0) starts.push_back(static_cast<std::size_t>(i) + 1);
+  }
+  starts.push_back(static_cast<std::size_t>(k) + 1);
   std::vector<std::int32_t> out;
-  for (const std::string_view chunk : pre_split(bytes)) {
-    auto [it, fresh] = cache.try_emplace(chunk);
-    std::vector<std::int32_t>& ids = it->second;
-    if (fresh) ids = encode_chunk(rank, tok.merges, chunk);
-    out.insert(out.end(), ids.begin(), ids.end());
+  for (const std::string_view chunk : chunks) {
+    const std::size_t d = distinct.at(chunk);
+    out.insert(out.end(), ids.begin() + static_cast<std::ptrdiff_t>(starts[d]),
+               ids.begin() + static_cast<std::ptrdiff_t>(starts[d + 1] - 1));
   }
   return out;
 }

@@ -67,7 +67,9 @@ Tokenizer train(std::string_view corpus, std::int64_t merges);
 
 /// The token ids of `bytes` (any bytes): per chunk, starting from its bytes, the adjacent
 /// pair of lowest merge rank is merged until no pair has a rank (GPT-2 / tiktoken). Never
-/// gives the end-of-text token.
+/// gives the end-of-text token. The merging is lesson 11's reference::encode_chunks
+/// (reference/bpe.hpp), called once on the text's distinct chunks: in a student's build it
+/// is the student's code.
 std::vector<std::int32_t> encode(const Tokenizer& tok, std::string_view bytes);
 
 /// The bytes of one token: a byte, or the bytes of its merge's two tokens; the end-of-text

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "reference/backward.hpp"
+#include "reference/bpe.hpp"
 #include "reference/combine.hpp"
 #include "reference/dot.hpp"
 #include "reference/lookup.hpp"
@@ -42,6 +43,9 @@ ANDREA_SOLUTION(score_gradients);
 ANDREA_SOLUTION(row_gradients);
 ANDREA_SOLUTION(vocab_parallel_lookup);  // lesson 10
 ANDREA_SOLUTION(vocab_parallel_wte_backward);
+ANDREA_SOLUTION(encode_chunks);  // lesson 11
+ANDREA_SOLUTION(decode_ids);
+ANDREA_SOLUTION(count_pairs);
 
 /// Lesson 9's whole step, reference::sgns_step, with scratch buffers of its own (its
 /// TrainingScratch is the solution's type, which the tests do not name): solution_step.cpp.

@@ -1,0 +1,99 @@
+// Lesson 11 — the adjacent-pair histogram of BPE training, on the device.
+//   counts[ids[i] * V + ids[i + 1]] += 1 for every i < n - 1 (a negative id separates chunks)
+//
+// Step 1, atomic: grid = ceil((n - 1) / 256) blocks of 256 threads, one thread per position.
+// Many threads hit the same bin (" t" and "th" are everywhere in English): atomicAdd makes each
+// increment indivisible, and since integer addition is associative the counts are exact in
+// any order. But every increment is a trip to global memory, and a popular bin serialises
+// all the threads that hit it.
+//
+// Step 2, privatised (a shared-memory histogram per block, as in the CUDA samples' histogram
+// and Kirk & Hwu, "Programming Massively Parallel Processors", chapter on histograms):
+//   grid = (ceil((n - 1) / 4096) slices, ceil(V * V / 4096) tiles), block = 256 threads
+//   1. the block zeroes its tile of 4,096 bins in shared memory (16 KiB);   __syncthreads()
+//   2. each thread strides over the slice's 4,096 positions and, for a pair whose bin lies
+//      in the tile, does atomicAdd on the shared bin;                      __syncthreads()
+//   3. each thread strides over the tile and adds each non-zero bin to counts (global atomic).
+// The global atomics drop from one per position to at most one per bin and block.
+#include "cuda/bpe.hpp"
+
+#include "core/check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/runtime.hpp"
+
+ANDREA_CUDA_BEGIN
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr std::int64_t kSlice = 4096;  // positions per block (step 2)
+constexpr int kTileBins = 4096;        // bins of a block's shared histogram (step 2)
+
+// --- Step 1: one thread per position, a global atomic per pair. --------------------
+__global__ void count_pairs_atomic_kernel(const std::int32_t* ids, std::int64_t n,
+                                          std::int64_t vocab_size, std::int32_t* counts) {
+  // BEGIN SOLUTION
+  const std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (i + 1 >= n) return;
+  const std::int32_t a = ids[i], b = ids[i + 1];
+  if (a < 0 || b < 0) return;  // a separator between chunks
+  atomicAdd(&counts[a * vocab_size + b], 1);
+  // END SOLUTION
+}
+
+// --- Step 2: a histogram per block in shared memory, over one tile of bins. --------
+__global__ void count_pairs_shared_kernel(const std::int32_t* ids, std::int64_t n,
+                                          std::int64_t vocab_size, std::int32_t* counts) {
+  // BEGIN SOLUTION
+  __shared__ std::int32_t tile[kTileBins];
+  const std::int64_t first_bin = std::int64_t{blockIdx.y} * kTileBins;
+  for (int j = threadIdx.x; j < kTileBins; j += blockDim.x) tile[j] = 0;
+  __syncthreads();
+  const std::int64_t start = std::int64_t{blockIdx.x} * kSlice;
+  const std::int64_t end = start + kSlice < n - 1 ? start + kSlice : n - 1;  // pairs (i, i + 1)
+  for (std::int64_t i = start + threadIdx.x; i < end; i += blockDim.x) {
+    const std::int32_t a = ids[i], b = ids[i + 1];
+    if (a < 0 || b < 0) continue;
+    const std::int64_t bin = a * vocab_size + b - first_bin;
+    if (bin >= 0 && bin < kTileBins) atomicAdd(&tile[bin], 1);
+  }
+  __syncthreads();
+  const std::int64_t bins = vocab_size * vocab_size;
+  for (int j = threadIdx.x; j < kTileBins && first_bin + j < bins; j += blockDim.x) {
+    if (tile[j] != 0) atomicAdd(&counts[first_bin + j], tile[j]);
+  }
+  // END SOLUTION
+}
+
+}  // namespace
+
+void count_pairs_atomic(TokenIds ids, std::int64_t vocab_size, std::span<std::int32_t> counts) {
+  check::count_pairs_args(ids, vocab_size, static_cast<std::int64_t>(counts.size()));
+  const auto n = static_cast<std::int64_t>(ids.size());
+  if (n < 2) return;
+  const DeviceBuffer<std::int32_t> d_ids(ids);
+  DeviceBuffer<std::int32_t> d_counts{std::span<const std::int32_t>(counts)};
+  // BEGIN SOLUTION (launch)
+  const auto blocks = static_cast<unsigned>((n - 1 + kThreads - 1) / kThreads);
+  count_pairs_atomic_kernel<<<blocks, kThreads>>>(d_ids.get(), n, vocab_size, d_counts.get());
+  // END SOLUTION
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_counts.copy_to(counts);
+}
+
+void count_pairs(TokenIds ids, std::int64_t vocab_size, std::span<std::int32_t> counts) {
+  check::count_pairs_args(ids, vocab_size, static_cast<std::int64_t>(counts.size()));
+  const auto n = static_cast<std::int64_t>(ids.size());
+  if (n < 2) return;
+  const DeviceBuffer<std::int32_t> d_ids(ids);
+  DeviceBuffer<std::int32_t> d_counts{std::span<const std::int32_t>(counts)};
+  // BEGIN SOLUTION (launch)
+  const dim3 grid(static_cast<unsigned>((n - 1 + kSlice - 1) / kSlice),
+                  static_cast<unsigned>((vocab_size * vocab_size + kTileBins - 1) / kTileBins));
+  count_pairs_shared_kernel<<<grid, kThreads>>>(d_ids.get(), n, vocab_size, d_counts.get());
+  // END SOLUTION
+  ANDREA_CUDA_CHECK_LAUNCH();
+  d_counts.copy_to(counts);
+}
+
+ANDREA_CUDA_END

@@ -1,0 +1,232 @@
+// Lesson 11 — the tokenizer's inner loops: encode_chunks and decode_ids (C++ step) against
+// hand-worked merges and golden/tokenizer.json (golden/tokenizer.py, pure Python), and the
+// adjacent-pair histogram count_pairs on every backend: step 1 with global atomics
+// (CountPairsAtomic, CUDA only), step 2 with a shared-memory histogram per block.
+#include <string>
+#include <vector>
+
+#include "tests/support/backend.hpp"
+#if defined(ANDREA_BACKEND_CUDA)
+#include "cuda/bpe.hpp"
+#else
+#include "reference/bpe.hpp"
+#endif
+
+namespace {
+
+using namespace andrea;
+using namespace andrea::testing;
+using ::testing::ElementsAre;
+
+// The counts of (a, b, count) triples as a dense V x V table.
+std::vector<std::int32_t> dense(const json& triples, std::int64_t vocab_size) {
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(vocab_size * vocab_size), 0);
+  for (const auto& t : triples) {
+    counts[static_cast<std::size_t>(t[0].get<std::int64_t>() * vocab_size + t[1].get<std::int64_t>())] = t[2];
+  }
+  return counts;
+}
+
+#if !defined(ANDREA_BACKEND_CUDA)
+// The merges of "aaabdaaabac" (tests/tokenizer_test.cpp, HandWorkedTieRule), as an (M, 2) table.
+const std::vector<std::int32_t> kHandMerges = {97, 97, 97, 98, 256, 257, 97, 99};
+
+TokenIdBatch table(const std::vector<std::int32_t>& flat) {
+  return {flat.data(), static_cast<std::int64_t>(flat.size() / 2), 2};
+}
+
+std::vector<std::int32_t> merges_of(const json& c) {
+  std::vector<std::int32_t> flat;
+  for (const auto& m : c.at("merges")) {
+    flat.push_back(m[0]);
+    flat.push_back(m[1]);
+  }
+  return flat;
+}
+
+std::vector<std::int32_t> bytes_of_hex(const std::string& hex) {
+  std::vector<std::int32_t> out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(std::stoi(hex.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+std::vector<std::int32_t> encoded(const std::vector<std::int32_t>& merges, std::string text) {
+  std::vector<std::int32_t> ids(text.begin(), text.end());
+  for (std::int32_t& id : ids) id &= 0xff;
+  const std::int64_t k = backend::encode_chunks(table(merges), ids);
+  ids.resize(static_cast<std::size_t>(k));
+  return ids;
+}
+
+TEST(EncodeChunks, HandWorkedLowestRankFirst) {
+  EXPECT_THAT(encoded(kHandMerges, "aaabdaaabac"), ElementsAre(258, 100, 258, 259));
+  EXPECT_THAT(encoded(kHandMerges, "aab"), ElementsAre(256, 98));  // (a, a) is rank 0: not [a, 257]
+  EXPECT_THAT(encoded(kHandMerges, "aaa"), ElementsAre(256, 97));  // left to right, no overlap
+  EXPECT_THAT(encoded(kHandMerges, "aaaa"), ElementsAre(256, 256));
+  EXPECT_THAT(encoded(kHandMerges, "ba"), ElementsAre(98, 97));
+  EXPECT_TRUE(encoded(kHandMerges, "").empty());
+  EXPECT_THAT(encoded({}, "ab"), ElementsAre(97, 98));  // no merge: the bytes
+}
+
+TEST(EncodeChunks, Golden) {
+  const json& c = golden_case("tokenizer", "lesson");
+  const std::vector<std::int32_t> merges = merges_of(c);
+  for (const auto& e : c.at("chunks")) {
+    std::vector<std::int32_t> ids = bytes_of_hex(e.at("bytes_hex"));
+    const std::int64_t k = backend::encode_chunks(table(merges), ids);
+    ids.resize(static_cast<std::size_t>(k));
+    EXPECT_EQ(ids, e.at("ids").get<std::vector<std::int32_t>>()) << e.at("bytes_hex");
+  }
+}
+
+// Every golden chunk in one call, a separator between two: each chunk's tokens as alone, the
+// separators in their places (what tokenizer::encode sends).
+TEST(EncodeChunks, GoldenChunksInOneCall) {
+  const json& c = golden_case("tokenizer", "lesson");
+  std::vector<std::int32_t> ids, expected;
+  for (const auto& e : c.at("chunks")) {
+    if (!ids.empty()) {
+      ids.push_back(-1);
+      expected.push_back(-1);
+    }
+    const std::vector<std::int32_t> bytes = bytes_of_hex(e.at("bytes_hex"));
+    ids.insert(ids.end(), bytes.begin(), bytes.end());
+    const auto tokens = e.at("ids").get<std::vector<std::int32_t>>();
+    expected.insert(expected.end(), tokens.begin(), tokens.end());
+  }
+  const std::int64_t k = backend::encode_chunks(table(merges_of(c)), ids);
+  ids.resize(static_cast<std::size_t>(k));
+  EXPECT_EQ(ids, expected);
+}
+
+TEST(EncodeChunks, NoMergeCrossesASeparator) {
+  // "aa|ab" with (a, a) rank 0, (a, b) rank 1: [256, -1, 257]; "a|a": no pair across.
+  std::vector<std::int32_t> ids = {97, 97, -1, 97, 98, -2, 97, -1, 97};
+  const std::int64_t k = backend::encode_chunks(table(kHandMerges), ids);
+  ASSERT_EQ(k, 7);
+  ids.resize(7);
+  EXPECT_THAT(ids, ElementsAre(256, -1, 257, -2, 97, -1, 97));
+  std::vector<std::int32_t> separators = {-1, -1};  // two empty chunks and the separators
+  EXPECT_EQ(backend::encode_chunks(table(kHandMerges), separators), 2);
+  EXPECT_THAT(separators, ElementsAre(-1, -1));
+}
+
+TEST(EncodeChunks, BadInputWritesNothing) {
+  std::vector<std::int32_t> ids = {97, 300, 97};
+  EXPECT_INPUT_ERROR(backend::encode_chunks(table(kHandMerges), ids), "ids[1] = 300 is outside [0, 256)");
+  EXPECT_THAT(ids, ElementsAre(97, 300, 97));
+  ids = {97, 97};
+  const std::vector<std::int32_t> undefined = {97, 97, 97, 257};  // merge 1 uses token 257
+  EXPECT_INPUT_ERROR(backend::encode_chunks(table(undefined), ids),
+                     "merge 1 refers to token 257, outside [0, 257): not yet defined");
+  EXPECT_THAT(ids, ElementsAre(97, 97));
+}
+
+TEST(DecodeIds, HandWorkedAndRoundTrip) {
+  const std::vector<std::int32_t> ids = {258, 100, 258, 259, 260};  // 260: end of text, no byte
+  std::vector<std::int32_t> bytes(16, -7);
+  const std::int64_t k = backend::decode_ids(table(kHandMerges), ids, bytes);
+  ASSERT_EQ(k, 11);
+  const std::string text(bytes.begin(), bytes.begin() + k);
+  EXPECT_EQ(text, "aaabdaaabac");
+  EXPECT_EQ(bytes[11], -7);  // the rest is left as it was
+  const json& c = golden_case("tokenizer", "lesson");
+  const std::vector<std::int32_t> merges = merges_of(c);
+  for (const auto& e : c.at("chunks")) {
+    const std::vector<std::int32_t> expected = bytes_of_hex(e.at("bytes_hex"));
+    std::vector<std::int32_t> back(expected.size() + 1);
+    const auto ids_of = e.at("ids").get<std::vector<std::int32_t>>();
+    ASSERT_EQ(backend::decode_ids(table(merges), ids_of, back), static_cast<std::int64_t>(expected.size()));
+    back.resize(expected.size());
+    EXPECT_EQ(back, expected);
+  }
+}
+
+TEST(DecodeIds, BadInputWritesNothing) {
+  std::vector<std::int32_t> bytes(4, -7);
+  const std::vector<std::int32_t> outside = {97, 98, 261};
+  EXPECT_INPUT_ERROR(backend::decode_ids(table(kHandMerges), outside, bytes),
+                     "id 261 at position 2 is outside [0, 261)");
+  const std::vector<std::int32_t> negative = {-1};
+  EXPECT_INPUT_ERROR(backend::decode_ids(table(kHandMerges), negative, bytes),
+                     "id -1 at position 0 is outside [0, 261)");
+  const std::vector<std::int32_t> long_ids = {258, 258};
+  EXPECT_INPUT_ERROR(backend::decode_ids(table(kHandMerges), long_ids, bytes),
+                     "the ids decode to 8 bytes; bytes holds 4");
+  EXPECT_THAT(bytes, ElementsAre(-7, -7, -7, -7));
+}
+#endif  // !ANDREA_BACKEND_CUDA
+
+// count_pairs, then (on CUDA) the same checks on step 1's kernel: `fn` is the function tested.
+template <class Fn>
+void hand_worked_pairs(Fn fn) {
+  // a b a b -1 b b b, V = 3 with a = 0, b = 1: (0,1) twice, (1,0) once, (1,1) twice; -1 cuts.
+  const std::vector<std::int32_t> ids = {0, 1, 0, 1, -1, 1, 1, 1};
+  std::vector<std::int32_t> counts(9, 0);
+  counts[8] = 5;  // accumulates
+  fn(ids, 3, counts);
+  EXPECT_THAT(counts, ElementsAre(0, 2, 0, 1, 2, 0, 0, 0, 5));
+}
+
+template <class Fn>
+void golden_pairs(Fn fn) {
+  const json& p = golden_case("tokenizer", "lesson").at("pairs");
+  const std::int64_t v = p.at("vocab_size");
+  const auto ids = p.at("ids").get<std::vector<std::int32_t>>();
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(v * v), 0);
+  fn(ids, v, counts);
+  EXPECT_EQ(counts, dense(p.at("counts"), v));
+}
+
+// Every position the same pair: a bin hit by every thread at once (no increment lost), over
+// several slices of step 2 and more than one tile of bins (V^2 = 4,900 > 4,096).
+template <class Fn>
+void one_hot_pair(Fn fn) {
+  const std::int64_t v = 70;
+  std::vector<std::int32_t> ids(9001);
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = i % 2 ? 69 : 68;  // (68, 69), (69, 68)
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(v * v), 0);
+  fn(ids, v, counts);
+  EXPECT_EQ(counts[68 * 70 + 69], 4500);
+  EXPECT_EQ(counts[69 * 70 + 68], 4500);
+  std::int64_t total = 0;
+  for (const std::int32_t c : counts) total += c;
+  EXPECT_EQ(total, 9000);
+}
+
+template <class Fn>
+void bad_pairs(Fn fn) {
+  const std::vector<std::int32_t> ids = {0, 1, 3};
+  std::vector<std::int32_t> counts(9, 7);
+  EXPECT_INPUT_ERROR(fn(ids, 3, counts), "token id 3 at position 2 is outside [0, 3)");
+  std::vector<std::int32_t> short_counts(8, 7);
+  EXPECT_INPUT_ERROR(fn(ids, 3, short_counts), "counts holds 8 entries, expected vocab_size^2 = 9");
+  EXPECT_INPUT_ERROR(fn(ids, 0, counts), "vocab_size 0 is outside [1, 4096]");
+  EXPECT_THAT(counts, ::testing::Each(7));
+}
+
+const auto kCount = [](TokenIds ids, std::int64_t v, std::span<std::int32_t> counts) {
+  backend::count_pairs(ids, v, counts);
+};
+TEST(CountPairs, HandWorked) { hand_worked_pairs(kCount); }
+TEST(CountPairs, Golden) { golden_pairs(kCount); }
+TEST(CountPairs, OneHotPairLosesNoIncrement) { one_hot_pair(kCount); }
+TEST(CountPairs, BadInputWritesNothing) { bad_pairs(kCount); }
+TEST(CountPairs, NoPairInOneId) {
+  const std::vector<std::int32_t> ids = {2};
+  std::vector<std::int32_t> counts(9, 0);
+  backend::count_pairs(ids, 3, counts);
+  EXPECT_THAT(counts, ::testing::Each(0));
+}
+
+#if defined(ANDREA_BACKEND_CUDA)
+const auto kAtomic = [](TokenIds ids, std::int64_t v, std::span<std::int32_t> counts) {
+  backend::count_pairs_atomic(ids, v, counts);
+};
+TEST(CountPairsAtomic, HandWorked) { hand_worked_pairs(kAtomic); }
+TEST(CountPairsAtomic, Golden) { golden_pairs(kAtomic); }
+TEST(CountPairsAtomic, OneHotPairLosesNoIncrement) { one_hot_pair(kAtomic); }
+TEST(CountPairsAtomic, BadInputWritesNothing) { bad_pairs(kAtomic); }
+#endif
+
+}  // namespace
