@@ -104,4 +104,15 @@ TEST(Cost, AtomicsAndTheirContentionAgainstWhatTheDataForces) {
             "on one address); one per element");
 }
 
+TEST(Cost, GlobalAtomicsAreTheBytesAddedToGlobalMemory) {
+  // 64 lanes add 4 bytes each to global memory (256 bytes); the shared ones do not count.
+  const CostTarget target{.max_global_atomics = 64, .atomic_hint = "once per bin and block"};
+  cudasim::LaunchProfile p = atomics(1000, 1);
+  p.shared_atomic = {32, 0, 32, 0, 1, 3744, 0, 0};  // 936 lanes on shared memory
+  EXPECT_EQ(cost_verdict({p}, target), "");
+  p.global_atomic.bytes = 4 * 65;
+  EXPECT_EQ(cost_verdict({p}, target),
+            "efficiency: 65 atomics on global memory, target <= 64; once per bin and block");
+}
+
 }  // namespace

@@ -26,6 +26,9 @@ struct CostTarget {
   std::string shared_hint;
   std::int64_t max_atomics = -1;     ///< atomic operations (lanes)
   std::int64_t max_contention = -1;  ///< atomic operations on the busiest address
+  /// atomic operations on global memory, counted in 4-byte ones (the bytes the lanes added to):
+  /// a histogram kept in shared memory adds to global memory once per bin and block
+  std::int64_t max_global_atomics = -1;
   std::string atomic_hint;
 };
 
@@ -65,10 +68,11 @@ inline std::pair<const char*, const cudasim::AccessCounts*> worst_global(
 inline std::string cost_verdict(const std::vector<cudasim::LaunchProfile>& launches,
                                 const CostTarget& t) {
   using cost::commas, cost::fixed;
-  std::uint64_t sectors = 0, needed = 0, atomics = 0, contention = 0;
+  std::uint64_t sectors = 0, needed = 0, atomics = 0, contention = 0, global_atomics = 0;
   for (const auto& p : launches) {
     sectors += cudasim::global_sectors(p), needed += cudasim::global_needed(p);
     atomics += p.atomics, contention = std::max(contention, p.most_contended);
+    global_atomics += p.global_atomic.bytes / 4;
   }
   const double waste = needed ? static_cast<double>(sectors) / static_cast<double>(needed) : 0;
   if (waste > t.max_waste) {
@@ -112,6 +116,10 @@ inline std::string cost_verdict(const std::vector<cudasim::LaunchProfile>& launc
   if (t.max_atomics >= 0 && atomics > static_cast<std::uint64_t>(t.max_atomics)) {
     return "efficiency: " + commas(atomics) + " atomics, target <= " +
            commas(static_cast<std::uint64_t>(t.max_atomics)) + "; " + t.atomic_hint;
+  }
+  if (t.max_global_atomics >= 0 && global_atomics > static_cast<std::uint64_t>(t.max_global_atomics)) {
+    return "efficiency: " + commas(global_atomics) + " atomics on global memory, target <= " +
+           commas(static_cast<std::uint64_t>(t.max_global_atomics)) + "; " + t.atomic_hint;
   }
   if (t.max_contention >= 0 && contention > static_cast<std::uint64_t>(t.max_contention)) {
     return "efficiency: " + commas(contention) + " atomics on one address, target <= " +
