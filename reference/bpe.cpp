@@ -1,7 +1,9 @@
 #include "reference/bpe.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -83,15 +85,38 @@ std::size_t encode_one_chunk(const PairRanks& rank, TokenIdBatch merges,
   return k;
 }
 
-// The bytes of token `id` appended to `out` (left before right).
-void append_bytes(TokenIdBatch merges, std::int32_t id, std::vector<std::int32_t>& out) {
-  if (id < 256) {
-    out.push_back(id);
-    return;
+// Token lengths stop growing at 2^61 bytes (two of them still add up inside int64): a few
+// merges that double ((a, a), (aa, aa), ...) make a token of 2^40 bytes, which must be refused
+// by its length, not by running out of memory writing it.
+constexpr std::int64_t kLongest = std::int64_t{1} << 61;
+
+// The number of bytes of every token, ids 0 .. V-1 (the end-of-text token: 0), at most kLongest.
+std::vector<std::int64_t> token_lengths(TokenIdBatch merges) {
+  std::vector<std::int64_t> length(static_cast<std::size_t>(256 + merges.rows() + 1), 1);
+  for (std::int64_t r = 0; r < merges.rows(); ++r) {
+    length[static_cast<std::size_t>(256 + r)] =
+        std::min(kLongest, length[static_cast<std::size_t>(merges(r, 0))] +
+                              length[static_cast<std::size_t>(merges(r, 1))]);
   }
-  if (id - 256 >= merges.rows()) return;  // the end-of-text token: no byte
-  append_bytes(merges, merges(id - 256, 0), out);
-  append_bytes(merges, merges(id - 256, 1), out);
+  length.back() = 0;
+  return length;
+}
+
+// Writes the bytes of token `id` from out[0], left before right; returns the next free place.
+// An explicit stack: a chain of a million merges would overflow the call stack by recursion.
+std::int32_t* write_bytes(TokenIdBatch merges, std::int32_t id, std::int32_t* out) {
+  std::vector<std::int32_t> stack{id};
+  while (!stack.empty()) {
+    const std::int32_t t = stack.back();
+    stack.pop_back();
+    if (t < 256) {
+      *out++ = t;
+    } else if (t - 256 < merges.rows()) {  // the end-of-text token gives no byte
+      stack.push_back(merges(t - 256, 1));
+      stack.push_back(merges(t - 256, 0));
+    }
+  }
+  return out;
 }
 // END SOLUTION
 
@@ -100,6 +125,9 @@ void append_bytes(TokenIdBatch merges, std::int32_t id, std::vector<std::int32_t
 std::int64_t encode_chunks(TokenIdBatch merges, std::span<std::int32_t> ids) {
   // BEGIN SOLUTION
   check_merges(merges);
+  if (ids.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw InputError(fmt::format("ids holds {} entries, more than 2^31 - 1", ids.size()));
+  }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] >= 256) {
       throw InputError(fmt::format("ids[{}] = {} is outside [0, 256)", i, ids[i]));
@@ -138,14 +166,18 @@ std::int64_t decode_ids(TokenIdBatch merges, TokenIds ids, std::span<std::int32_
           fmt::format("id {} at position {} is outside [0, {})", ids[i], i, vocab_size));
     }
   }
-  std::vector<std::int32_t> out;
-  for (const std::int32_t id : ids) append_bytes(merges, id, out);
-  if (out.size() > bytes.size()) {
-    throw InputError(
-        fmt::format("the ids decode to {} bytes; bytes holds {}", out.size(), bytes.size()));
+  const std::vector<std::int64_t> length = token_lengths(merges);
+  std::int64_t total = 0;
+  for (const std::int32_t id : ids) {
+    total = std::min(kLongest, total + length[static_cast<std::size_t>(id)]);
   }
-  std::copy(out.begin(), out.end(), bytes.begin());
-  return static_cast<std::int64_t>(out.size());
+  if (total > static_cast<std::int64_t>(bytes.size())) {
+    throw InputError(fmt::format("the ids decode to {}{} bytes; bytes holds {}",
+                                 total == kLongest ? "more than " : "", total, bytes.size()));
+  }
+  std::int32_t* out = bytes.data();
+  for (const std::int32_t id : ids) out = write_bytes(merges, id, out);
+  return total;
   // END SOLUTION
 }
 

@@ -107,7 +107,7 @@ TEST(EncodeChunks, NoMergeCrossesASeparator) {
   ASSERT_EQ(k, 7);
   ids.resize(7);
   EXPECT_THAT(ids, ElementsAre(256, -1, 257, -2, 97, -1, 97));
-  std::vector<std::int32_t> separators = {-1, -1};  // two empty chunks and the separators
+  std::vector<std::int32_t> separators = {-1, -1};  // three empty chunks and the separators
   EXPECT_EQ(backend::encode_chunks(table(kHandMerges), separators), 2);
   EXPECT_THAT(separators, ElementsAre(-1, -1));
 }
@@ -154,6 +154,12 @@ TEST(DecodeIds, BadInputWritesNothing) {
   const std::vector<std::int32_t> long_ids = {258, 258};
   EXPECT_INPUT_ERROR(backend::decode_ids(table(kHandMerges), long_ids, bytes),
                      "the ids decode to 8 bytes; bytes holds 4");
+  // 40 merges that double: token 295 is 2^40 bytes of 'a', refused by its length alone.
+  std::vector<std::int32_t> doubling = {97, 97};
+  for (std::int32_t r = 1; r < 40; ++r) doubling.insert(doubling.end(), {255 + r, 255 + r});
+  const std::vector<std::int32_t> huge = {97, 295};
+  EXPECT_INPUT_ERROR(backend::decode_ids(table(doubling), huge, bytes),
+                     "the ids decode to 1099511627777 bytes; bytes holds 4");
   EXPECT_THAT(bytes, ElementsAre(-7, -7, -7, -7));
 }
 #endif  // !ANDREA_BACKEND_CUDA
@@ -234,8 +240,9 @@ TEST(CountPairsAtomic, BadInputWritesNothing) { bad_pairs(kAtomic); }
 // What step 2 costs (README, "What it costs, graded"): a text-like stream, one phrase of 37 ids
 // (V = 70) said again and again, a separator after each: 18,948 pairs to count, 36 distinct.
 // Step 1 makes one global atomic per pair, 18,948; a shared-memory histogram per block adds each
-// of its non-zero bins once (the solution: 5 blocks of 4,096 positions, 36 bins each, 180). The
-// target, one global atomic per 16 pairs (1,184), leaves room for smaller blocks.
+// of its non-zero bins once (the solution: 5 slices of 4,096 positions x 2 tiles, as V * V = 4,900;
+// each slice's 36 bins once, 180). The target, one global atomic per 16 pairs (1,184), leaves
+// room for smaller blocks.
 TEST(Efficiency, SharedHistogramAddsEachBinOncePerBlock) {
   const std::int64_t v = 70;
   std::vector<std::int32_t> ids;

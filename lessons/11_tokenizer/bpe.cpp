@@ -4,7 +4,9 @@
 #include "reference/bpe.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -33,7 +35,7 @@ void check_merges(TokenIdBatch merges) {
   }
 }
 
-// TODO: helpers (pair_key, encode_one_chunk, append_bytes), about 59 lines in the solution.
+// TODO: helpers (pair_key, encode_one_chunk, token_lengths, write_bytes), about 80 lines in the solution.
 
 }  // namespace
 

@@ -6,8 +6,8 @@
 //
 // Step 1, atomic: grid = ceil((n - 1) / 256) blocks of 256 threads, one thread per position.
 // Many threads hit the same bin (" t" and "th" are everywhere in English): atomicAdd makes each
-// increment indivisible, and since integer addition is associative the counts are exact in
-// any order. But every increment is a trip to global memory, and a popular bin serialises
+// increment indivisible, and since integer addition is associative and commutative the counts
+// are exact in any order. But every increment is a trip to global memory, and a popular bin serialises
 // all the threads that hit it.
 //
 // Step 2, privatised (a shared-memory histogram per block, as in the CUDA samples' histogram
@@ -17,7 +17,8 @@
 //   2. each thread strides over the slice's 4,096 positions and, for a pair whose bin lies
 //      in the tile, does atomicAdd on the shared bin;                      __syncthreads()
 //   3. each thread strides over the tile and adds each non-zero bin to counts (global atomic).
-// The global atomics drop from one per position to at most one per bin and block.
+// The global atomics drop from one per position to at most one per bin and block. Each tile's
+// block reads its whole slice: worth it while V * V fits in a few tiles (V <= 64: one).
 #include "cuda/bpe.hpp"
 
 #include "core/check.hpp"

@@ -1,7 +1,9 @@
 // Lesson 11 — the tokenizer, hidden tests: a merges table, texts cut into chunks and pair ids
 // drawn from the instructor's seed; encode_chunks, decode_ids (C++ step) and count_pairs (both
 // steps) compared exactly with the course's solution run on the same input.
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/hidden/hidden.hpp"
@@ -36,16 +38,22 @@ using namespace andrea::hidden;
 // M merges over a small alphabet (bytes 'a'-'f' and the tokens made so far), so that a text in
 // that alphabet holds many of them: row r takes each side from [0, 256 + r), mostly 'a'-'f' or
 // a recent token.
+// No pair is drawn twice: a trained tokenizer never merges the same pair twice.
 std::vector<std::int32_t> drawn_merges(Draw& draw, std::int64_t m) {
   std::vector<std::int32_t> flat;
+  std::set<std::pair<std::int32_t, std::int32_t>> drawn;
   for (std::int64_t r = 0; r < m; ++r) {
-    for (int side = 0; side < 2; ++side) {
-      const std::int64_t kind = draw.between(0, 9);
-      flat.push_back(static_cast<std::int32_t>(
-          kind < 5 || r == 0 ? draw.between('a', 'f')
-                             : (kind < 9 ? 256 + draw.between(std::max<std::int64_t>(0, r - 20), r - 1)
-                                         : draw.between(0, 255 + r))));
-    }
+    std::int32_t side[2];
+    do {
+      for (std::int32_t& id : side) {
+        const std::int64_t kind = draw.between(0, 9);
+        id = static_cast<std::int32_t>(
+            kind < 5 || r == 0 ? draw.between('a', 'f')
+                               : (kind < 9 ? 256 + draw.between(std::max<std::int64_t>(0, r - 20), r - 1)
+                                           : draw.between(0, 255 + r)));
+      }
+    } while (!drawn.insert({side[0], side[1]}).second);
+    flat.insert(flat.end(), {side[0], side[1]});
   }
   return flat;
 }
@@ -116,6 +124,13 @@ TEST(HiddenBpe, BadInputIsRefusedAndNothingWritten) {
                          [&] { backend::decode_ids(merges, tokens, bytes); },
                          [&] { solution::decode_ids(merges, tokens, bytes_scratch); }));
   EXPECT_TRUE(same_ints("bytes after a refused call", bytes, std::vector<std::int32_t>(8, -7)));
+
+  const std::vector<std::int32_t> text_ids = {97, static_cast<std::int32_t>(256 + draw.between(0, m - 1)), 98};
+  std::vector<std::int32_t> small(2, -7), small_scratch = small;  // too few places for the bytes
+  EXPECT_TRUE(same_error("decode_ids into too small a buffer",
+                         [&] { backend::decode_ids(merges, text_ids, small); },
+                         [&] { solution::decode_ids(merges, text_ids, small_scratch); }));
+  EXPECT_TRUE(same_ints("bytes after a refused call", small, std::vector<std::int32_t>(2, -7)));
 }
 #endif  // !ANDREA_BACKEND_CUDA
 
