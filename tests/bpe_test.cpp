@@ -23,7 +23,8 @@ using ::testing::ElementsAre;
 std::vector<std::int32_t> dense(const json& triples, std::int64_t vocab_size) {
   std::vector<std::int32_t> counts(static_cast<std::size_t>(vocab_size * vocab_size), 0);
   for (const auto& t : triples) {
-    counts[static_cast<std::size_t>(t[0].get<std::int64_t>() * vocab_size + t[1].get<std::int64_t>())] = t[2];
+    counts[static_cast<std::size_t>(t[0].get<std::int64_t>() * vocab_size +
+                                    t[1].get<std::int64_t>())] = t[2];
   }
   return counts;
 }
@@ -47,7 +48,8 @@ std::vector<std::int32_t> merges_of(const json& c) {
 
 std::vector<std::int32_t> bytes_of_hex(const std::string& hex) {
   std::vector<std::int32_t> out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(std::stoi(hex.substr(i, 2), nullptr, 16));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(std::stoi(hex.substr(i, 2), nullptr, 16));
   return out;
 }
 
@@ -114,7 +116,8 @@ TEST(EncodeChunks, NoMergeCrossesASeparator) {
 
 TEST(EncodeChunks, BadInputWritesNothing) {
   std::vector<std::int32_t> ids = {97, 300, 97};
-  EXPECT_INPUT_ERROR(backend::encode_chunks(table(kHandMerges), ids), "ids[1] = 300 is outside [0, 256)");
+  EXPECT_INPUT_ERROR(backend::encode_chunks(table(kHandMerges), ids),
+                     "ids[1] = 300 is outside [0, 256)");
   EXPECT_THAT(ids, ElementsAre(97, 300, 97));
   ids = {97, 97};
   const std::vector<std::int32_t> undefined = {97, 97, 97, 257};  // merge 1 uses token 257
@@ -137,7 +140,8 @@ TEST(DecodeIds, HandWorkedAndRoundTrip) {
     const std::vector<std::int32_t> expected = bytes_of_hex(e.at("bytes_hex"));
     std::vector<std::int32_t> back(expected.size() + 1);
     const auto ids_of = e.at("ids").get<std::vector<std::int32_t>>();
-    ASSERT_EQ(backend::decode_ids(table(merges), ids_of, back), static_cast<std::int64_t>(expected.size()));
+    ASSERT_EQ(backend::decode_ids(table(merges), ids_of, back),
+              static_cast<std::int64_t>(expected.size()));
     back.resize(expected.size());
     EXPECT_EQ(back, expected);
   }

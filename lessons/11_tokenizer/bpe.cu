@@ -7,8 +7,8 @@
 // Step 1, atomic: grid = ceil((n - 1) / 256) blocks of 256 threads, one thread per position.
 // Many threads hit the same bin (" t" and "th" are everywhere in English): atomicAdd makes each
 // increment indivisible, and since integer addition is associative and commutative the counts
-// are exact in any order. But every increment is a trip to global memory, and a popular bin serialises
-// all the threads that hit it.
+// are exact in any order. But every increment is a trip to global memory, and a popular bin
+// serialises all the threads that hit it.
 //
 // Step 2, privatised (a shared-memory histogram per block, as in the CUDA samples' histogram
 // and Kirk & Hwu, "Programming Massively Parallel Processors", chapter on histograms):
