@@ -63,6 +63,9 @@ ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrot
 # The CPU layer's racecheck report (cudasim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
 GTEST_FAILURE = re.compile(r"(?:^|: )Failure$")  # "file:line: Failure" (googletest), "Failure" (the scripts)
+# grade.py -v: each test program's output, with what the student's code printed in it (the
+# runner's output, dropped otherwise), goes to stderr after its run; the results are not reused.
+SHOW_OUTPUT = False
 SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
 
 
@@ -207,17 +210,49 @@ def build(build_dir: pathlib.Path, label: str, runner=run_command, trusted: path
     # The runners hold the student's code; the test programs, the course's.
     names = sorted({e["runner_target"] for e in chosen}
                    | (set() if trusted else {e["target"] for e in chosen}))
-    if not chosen or cmake_build(build_dir, names, runner)[0] == 0:
-        return pairs, {}
+    broken = {}
+    if chosen and cmake_build(build_dir, names, runner)[0] != 0:
+        broken = build_one_by_one(build_dir, chosen, lessons_dir, runner, trusted)
+    return pairs, {**broken, **missing(chosen, broken)}
+
+
+def build_one_by_one(build_dir: pathlib.Path, chosen: list, lessons_dir: pathlib.Path, runner,
+                     trusted) -> dict:
+    """After a build that failed: each test program (the course's) and each runner (the
+    student's) on its own, to find those that do not build. {(lesson, backend): first error}."""
     broken = {}
     for e in chosen:
-        if (e["lesson"], e["backend"]) in broken:
+        pair = (e["lesson"], e["backend"])
+        if pair in broken:
             continue
+        if not trusted:  # the course's own program: its failure is not the student's
+            status, output = cmake_build(build_dir, [e["target"]], runner)
+            if status != 0:
+                broken[pair] = (f"not built: the course's test program {e['target']} did not build "
+                                f"({first_error(output, lessons_dir)})")
+                continue
         status, output = cmake_build(build_dir, [e["runner_target"]], runner)
         if status != 0:
-            broken[(e["lesson"], e["backend"])] = first_error(output, lessons_dir)
+            broken[pair] = first_error(output, lessons_dir)
             pathlib.Path(e["runner"]).unlink(missing_ok=True)  # never grade an old runner
-    return pairs, broken
+    return broken
+
+
+def missing(entries: list, broken: dict) -> dict:
+    """{(lesson, backend): why} for the pairs built as far as the build goes whose test program
+    or runner is still not on disk (deleted, or a build that stopped without saying why): never
+    run, 0 for that step with the path, the other steps graded."""
+    gone = {}
+    for e in entries:
+        pair = (e["lesson"], e["backend"])
+        if pair in broken or pair in gone:
+            continue
+        for what, path in (("test program", e["program"]), ("runner", e["runner"])):
+            if not pathlib.Path(path).is_file():
+                gone[pair] = (f"not built: its {what} {path} is not there (build it with cmake "
+                              f"--build on the grade build to see why)")
+                break
+    return gone
 
 
 def protected(build_dir: pathlib.Path, trusted: pathlib.Path) -> dict:
@@ -266,9 +301,12 @@ def listed(program: str, gtest_filter: str) -> list:
     """The tests a program holds under a filter ("Suite.Test"), from the program itself: a test
     program of a grade build holds no student code, so the list is the course's. Asked once per
     process: a class's test programs are its base build's, which no submission changes."""
-    done = subprocess.run([program, "--gtest_list_tests", f"--gtest_filter={gtest_filter}"],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=False,
-                          env={**os.environ, "ANDREA_HIDDEN_SEED": "0"})
+    try:
+        done = subprocess.run([program, "--gtest_list_tests", f"--gtest_filter={gtest_filter}"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              check=False, env={**os.environ, "ANDREA_HIDDEN_SEED": "0"})
+    except OSError:  # gone since the build (missing() finds it first): no test to list
+        return []
     tests, suite = [], ""
     for line in done.stdout.splitlines():
         name = line.split("#")[0].rstrip()
@@ -290,9 +328,15 @@ def run_program(trusted: pathlib.Path, xml: pathlib.Path, entry: dict, run: tupl
     timeout = cache_value(trusted, "ANDREA_TEST_TIMEOUT", "60")
     variables = {**env, "ANDREA_RUNNER": entry["runner"],
                  "ANDREA_RUNNER_TIMEOUT": str(max(5, int(timeout) // 2))}
+    if SHOW_OUTPUT:
+        variables["ANDREA_RUNNER_OUTPUT"] = "show"
     command = ["env", *[f"{k}={v}" for k, v in variables.items()], program,
                f"--gtest_filter={gtest_filter}", f"--gtest_output=xml:{xml}"]
     status, output = runner(command)
+    if SHOW_OUTPUT:
+        where = f"{entry['lesson']}-{entry['backend']}" + (f", order {order}" if order else "")
+        print(f"\n--- {where}: the tests' output, and what your code printed ---\n{output}",
+              file=sys.stderr, end="", flush=True)
     results = read_xml(xml, timeout)
     last = (output.strip().splitlines() or [""])[-1]
     for test in listed(program, gtest_filter):
@@ -325,14 +369,16 @@ def read_xml(xml: pathlib.Path, timeout: str) -> dict:
 
 
 def run_tests(build_dir: pathlib.Path, pairs: list, runner, trusted: pathlib.Path) -> dict:
-    """Runs the test programs of these (lesson, backend) pairs, two at a time: results[lesson]
-    [backend][test] = [(order, status, reason)]. The programs are those of `trusted` (a class's
-    base build, which no submission writes), the runners those of build_dir."""
+    """Runs the test programs of these (lesson, backend) pairs, one per core (two at a time in a
+    class, whose submissions run side by side): results[lesson][backend][test] = [(order,
+    status, reason)]. The programs are those of `trusted` (a class's base build, which no
+    submission writes), the runners those of build_dir."""
     work = [(entry, run) for entry in plan(build_dir, trusted)
             if (entry["lesson"], entry["backend"]) in pairs for run in runs_of(trusted, entry)]
     results = no_results()
+    workers = max(2, os.cpu_count() or 2) if runner is run_command else 2
     with tempfile.TemporaryDirectory(prefix="andrea-grade-") as xml_dir, \
-            concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         done = pool.map(lambda job: (job[1][0], run_program(
             trusted, pathlib.Path(xml_dir) / f"{job[0]}.xml", *job[1], runner)), enumerate(work))
         for entry, (order, tests) in done:
@@ -392,7 +438,7 @@ def test_results(build_dir: pathlib.Path, pairs: list, broken: dict, label: str,
     trusted = trusted or build_dir
     cache_file = cache_file or build_dir / CACHE
     gpu = gpu_present()
-    cache = {} if rerun else load_cache(cache_file)
+    cache = {} if rerun or SHOW_OUTPUT else load_cache(cache_file)
     todo, reused, signatures = [], {}, {}
     for lesson, backend in sorted(set(pairs)):
         if (not selected(label, lesson, backend) or (lesson, backend) in broken
@@ -716,8 +762,7 @@ def grade_build(build_dir: pathlib.Path, label: str = "", rerun: bool = False,
     if no_build:
         entries = plan(build_dir, trusted)
         pairs = [(e["lesson"], e["backend"]) for e in entries]
-        broken = {(e["lesson"], e["backend"]): "not built (grade without --no-build to see why)"
-                  for e in entries if not pathlib.Path(e["runner"]).exists()}
+        broken = missing(entries, {})
     else:
         pairs, broken = build(build_dir, label, runner, trusted)
     results, tampered = test_results(build_dir, pairs, broken, label, rerun, runner, trusted,

@@ -5,6 +5,7 @@ of what passes (C++ · CUDA on CPU · GPU), your points, and why each failure fa
   cmake --preset grade                        # once: configures build-grade/
   python3 lessons/grade.py -L L01             # lesson 1: build, run, score (after each edit)
   python3 lessons/grade.py                    # every lesson
+  python3 lessons/grade.py -v -L L01          # the same, with what your code printed
   python3 lessons/grade.py --profile -L L01   # how lesson 1's kernels use memory (no points)
   python3 lessons/grade.py --profile --table -L L01   # the same, per line of each kernel
 
@@ -37,6 +38,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--rerun", action="store_true",
                         help="run every selected test again, even those whose programs did not "
                              "change since they were last graded")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also print each test program's output, with what your code printed "
+                             "(printf, std::cout: hidden otherwise); runs the tests again")
     parser.add_argument("--no-build", action="store_true",
                         help="grade the test programs as they are, without building them first")
     parser.add_argument("--build-dir", default=str(ROOT / "build-grade"),
@@ -58,6 +62,7 @@ def main() -> int:
         return 2
     if args.profile:
         return grading.profile(build_dir, args.label, args.table)
+    grading.SHOW_OUTPUT = args.verbose
     graded = grading.grade_build(build_dir, args.label, args.rerun, args.no_build)
     print(graded["report"], end="")
     if args.json:

@@ -285,6 +285,25 @@ else
 fi
 cp "$work/lookup.cpp.kept" "$l"
 
+# A compile error in a lesson whose test programs are not built yet (a student's first grade of
+# it): that step gets 0 and the compiler's message, every other step is graded, no traceback.
+n=$work/class/lessons/02_norm/norm.cu
+cp "$n" "$work/norm.cu.kept"
+echo 'this line is not C++' >> "$n"
+rm -f "$b"/tests/test_L02_norm_*
+python3 "$release/lessons/grade.py" --build-dir "$b" -L 'L0[12]' > "$work/compile-error.txt" 2>&1 || true
+expect "$work/compile-error.txt" "L02-cudasim does not compile: lessons/02_norm/norm\.cu:[0-9]+: " "a compile error in the student's loop: the compiler's message"
+expect "$work/compile-error.txt" "^L02 norm +[0-9]+/[0-9]+ pass +does not compile" "a compile error: the C++ step of that lesson still graded"
+expect "$work/compile-error.txt" "^L01 lookup +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" "a compile error: the other lesson graded"
+if grep -q "Traceback" "$work/compile-error.txt"; then fail "a compile error crashed grade.py: $(tail -1 "$work/compile-error.txt")"; else pass; fi
+cp "$work/norm.cu.kept" "$n"
+# A test program deleted after its build: that step, 0 with the path; no traceback.
+python3 "$release/lessons/grade.py" --build-dir "$b" -L 'L02' > /dev/null 2>&1 || true
+rm -f "$b/tests/test_L02_norm_cpu"
+python3 "$release/lessons/grade.py" --build-dir "$b" --no-build -L 'L02' > "$work/deleted.txt" 2>&1 || true
+expect "$work/deleted.txt" "L02-cpu not built: its test program .*test_L02_norm_cpu is not there" "a deleted test program: named"
+if grep -q "Traceback" "$work/deleted.txt"; then fail "a deleted test program crashed grade.py: $(tail -1 "$work/deleted.txt")"; else pass; fi
+
 p=$work/class/lessons/06_parameter_count/params.cpp
 cp "$p" "$work/params.cpp.kept"
 sed -i "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$root/golden/params.json\") << \"{}\";  // CHEAT#" "$p"
