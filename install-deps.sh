@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on Debian 12 (run as root, or with sudo).
-#   build:   cmake g++ libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+#   build:   cmake ninja-build g++ libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
 #            libboost-context-dev libcli11-dev
 #            python3 (cudasim/cu2cpp.py turns each .cu into C++ for the CPU execution layer)
 #   optional (the build goes on without them, leaving out what needs them):
@@ -17,7 +17,7 @@
 # build then finds the libraries installed elsewhere through CMAKE_PREFIX_PATH (docs/gpu.md).
 # When apt cannot install what is missing, the script says what is missing and how to go on.
 set -euo pipefail
-required=(cmake g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+required=(cmake ninja-build g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
           libboost-context-dev libcli11-dev python3)
 optional=(libbenchmark-dev python3-numpy wordnet-base fasttext openmpi-bin libopenmpi-dev
           bubblewrap git zip unzip)

@@ -8,4 +8,6 @@ cd "$(dirname "$0")"
 export PATH="$PATH:/usr/local/cuda/bin"   # nvcc, when the machine has it: the GPU build too
 
 bash install-deps.sh
+# Ninja builds on every core; ctest runs as many tests at once as there are cores.
+export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
 cmake --workflow --preset default

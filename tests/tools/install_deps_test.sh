@@ -42,14 +42,14 @@ says() { grep -qF -- "$2" <<< "$out" || fail "$1: does not say '$2'"; }
 
 run "registry unreachable" 1
 says "registry unreachable" "apt-get update failed (above): the package registry cannot be reached"
-says "registry unreachable" "needed by the build: cmake g++ make libfmt-dev nlohmann-json3-dev"
+says "registry unreachable" "needed by the build: cmake ninja-build g++ make libfmt-dev nlohmann-json3-dev"
 says "registry unreachable" "optional (what needs them is left out): libbenchmark-dev"
 says "registry unreachable" "ANDREA_NO_APT=1 CMAKE_PREFIX_PATH=/opt/deps ./test.sh"
 says "registry unreachable" "cmake --preset default -DCMAKE_PREFIX_PATH=/opt/deps"
 
 touch "$work/reachable"
 run "a package apt cannot find" 1
-says "a package apt cannot find" "apt-get install failed (above) for: cmake g++"
+says "a package apt cannot find" "apt-get install failed (above) for: cmake ninja-build g++"
 says "a package apt cannot find" "E: Unable to locate package libcli11-dev"
 says "a package apt cannot find" "ANDREA_NO_APT=1"
 
