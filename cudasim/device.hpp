@@ -173,6 +173,7 @@ inline int __syncthreads_or(int predicate,
                             std::source_location where = std::source_location::current()) {
   return cudasim::detail::block_barrier(where, predicate != 0) > 0;
 }
+// Waits for the lanes of `mask` (by default the whole warp), which must all call it too.
 inline void __syncwarp(unsigned mask = 0xffffffffu,
                        std::source_location where = std::source_location::current()) {
   cudasim::detail::warp_op(cudasim::detail::WarpOp::sync, mask, 0, 0, 32, where);
