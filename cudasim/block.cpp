@@ -4,6 +4,7 @@
 #include "cudasim/memory.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,6 +55,12 @@ const char* op_name(WarpOp op) {
       return "__all_sync()";
     case WarpOp::active:
       return "__activemask()";
+    case WarpOp::match_any:
+      return "__match_any_sync()";
+    case WarpOp::match_all:
+      return "__match_all_sync()";
+    case WarpOp::reduce:
+      return "__reduce_*_sync()";
   }
   return "?";
 }
@@ -80,6 +87,48 @@ unsigned source_lane(WarpOp op, unsigned lane, unsigned arg, int width) {
   return lane;
 }
 
+// The lanes of `group` whose value has the same bits as `value`.
+unsigned matching(const SimThread* lane, unsigned group, std::uint64_t value) {
+  unsigned same = 0;
+  for (unsigned m = group; m != 0; m &= m - 1) {
+    const unsigned l = std::countr_zero(m);
+    if (lane[l].value == value) same |= 1u << l;
+  }
+  return same;
+}
+
+unsigned combine(Reduce kind, unsigned a, unsigned b) {
+  const int x = std::bit_cast<int>(a), y = std::bit_cast<int>(b);
+  switch (kind) {
+    case Reduce::add:
+      return a + b;  // wraps around, for int too
+    case Reduce::min_unsigned:
+      return std::min(a, b);
+    case Reduce::min_int:
+      return std::bit_cast<unsigned>(std::min(x, y));
+    case Reduce::max_unsigned:
+      return std::max(a, b);
+    case Reduce::max_int:
+      return std::bit_cast<unsigned>(std::max(x, y));
+    case Reduce::bit_and:
+      return a & b;
+    case Reduce::bit_or:
+      return a | b;
+    case Reduce::bit_xor:
+      return a ^ b;
+  }
+  return a;
+}
+
+// __reduce_*_sync(): the 32-bit values of the lanes of `group`, combined.
+std::uint64_t reduce_group(const SimThread* lane, unsigned group, Reduce kind) {
+  auto r = static_cast<unsigned>(lane[std::countr_zero(group)].value);
+  for (unsigned m = group & (group - 1); m != 0; m &= m - 1) {
+    r = combine(kind, r, static_cast<unsigned>(lane[std::countr_zero(m)].value));
+  }
+  return r;
+}
+
 [[noreturn]] void outside_kernel(const char* what) {
   throw std::logic_error(std::string(what) + " called outside a kernel");
 }
@@ -95,6 +144,20 @@ std::string ranges(const std::vector<unsigned>& ids) {
     i = j + 1;
   }
   return s;
+}
+
+// "0x000000ff"
+std::string hex(unsigned mask) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", mask);
+  return text;
+}
+
+// The lanes of a mask, as "0-7, 16"; "none" for 0.
+std::string lane_list(unsigned mask) {
+  std::vector<unsigned> lanes;
+  for (unsigned m = mask; m != 0; m &= m - 1) lanes.push_back(std::countr_zero(m));
+  return lanes.empty() ? "none" : ranges(lanes);
 }
 
 }  // namespace
@@ -324,49 +387,167 @@ void Block::poison_shared(void* p, std::size_t size, const char* name) {
 
 std::uint64_t Block::warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg,
                              int width, std::source_location where) {
-  if (mask != 0xffffffffu || width < 1 || width > 32 || (width & (width - 1))) {
-    unsupported(op, mask, width, where);
-  }
+  check_call(op, mask, width, where);
   SimThread& t = threads_[running_];
   t.wait = Wait::warp_op;
   t.op = op;
   t.site = where;
   t.value = bits;
   t.lane_arg = lane_arg;
+  t.mask = mask;
   t.width = static_cast<std::uint8_t>(width);
   ++at_warp_op_[running_ / 32];
   wait();
   return t.result;
 }
 
-void Block::unsupported(WarpOp op, unsigned mask, int width, std::source_location where) const {
+// A call that CUDA leaves undefined fails the launch, as compute-sanitizer's synccheck reports
+// it: a width that is not a power of 2 in [1, 32], or a mask that leaves out the calling lane.
+void Block::check_call(WarpOp op, unsigned mask, int width, std::source_location where) const {
+  const bool bad_width = width < 1 || width > 32 || (width & (width - 1)) != 0;
+  const unsigned lane = running_ % 32;
+  const bool left_out = (mask >> lane & 1u) == 0;
+  if (!bad_width && !left_out) return;
   const std::string at = std::string(op_name(op)) + " at " + site(where) + ": ";
-  if (mask != 0xffffffffu) {
-    char hex[16];
-    std::snprintf(hex, sizeof hex, "0x%08x", mask);
-    throw std::invalid_argument(at + "mask " + hex +
-                                "; cudasim supports only the full mask 0xffffffff");
+  if (bad_width) {
+    throw std::invalid_argument(at + "width " + std::to_string(width) +
+                                " is not a power of 2 in [1, 32]");
   }
-  throw std::invalid_argument(at + "width " + std::to_string(width) +
-                              " is not a power of 2 in [1, 32]");
+  throw std::invalid_argument(at + "mask " + hex(mask) + " (lanes " + lane_list(mask) +
+                              ") leaves out the calling lane " + std::to_string(lane) +
+                              "; a lane must name itself in the mask it passes");
 }
 
-// Called when no thread can run: opens the warp barriers that are complete, else __syncthreads().
+unsigned Block::named(unsigned w, unsigned mask) const {
+  const unsigned count = lanes(w);
+  return count == 32 ? mask : mask & ((1u << count) - 1);
+}
+
+// Called when no thread can run: opens what can open, else reports the block as stuck.
 void Block::release() {
+  if (!open_warp_groups() && !open_activemasks() && !open_block_barrier()) report_stuck();
+}
+
+// Opens each group of lanes that has met: every lane a mask names waits at the same warp
+// operation, with that mask. The lanes outside it are not waited for. Two groups that have met
+// cannot share a lane (each lane has one mask), so they open in any order.
+bool Block::open_warp_groups() {
   bool opened = false;
   for (unsigned w = 0; w < at_warp_op_.size(); ++w) {
     if (at_warp_op_[w] == 0) continue;
-    if (!exchange(w)) return;
-    opened = true;
+    const SimThread* lane = &threads_[w * 32];
+    unsigned seen = 0;  // lanes whose group has been looked at
+    for (unsigned l = 0; l < lanes(w); ++l) {
+      const SimThread& t = lane[l];
+      if ((seen >> l & 1u) != 0 || t.wait != Wait::warp_op || t.op == WarpOp::active) continue;
+      const unsigned group = named(w, t.mask);
+      if (group_met(w, l)) {
+        exchange(w, group);
+        opened = true;
+      }
+      for (unsigned m = group; m != 0; m &= m - 1) {  // the same mask: the same group
+        const unsigned k = std::countr_zero(m);
+        if (lane[k].mask == t.mask) seen |= 1u << k;
+      }
+    }
   }
-  if (opened) return;
-  // Nobody is runnable and nobody waits at a warp operation: the live threads all wait at a
-  // __syncthreads(). It opens only if no thread has returned and all wait at the same one.
-  bool same = live_ == n_;
-  for (unsigned i = 1; same && i < n_; ++i) same = same_site(threads_[i].site, threads_[0].site);
-  if (!same) {
-    error_ = stuck("__syncthreads() is not reached by every thread of the block", 0, n_);
-    return;
+  return opened;
+}
+
+// Whether every lane that lane l's mask names waits at lane l's warp operation, with its mask.
+// A lane the last warp of the block lacks is not waited for.
+bool Block::group_met(unsigned w, unsigned l) const {
+  const SimThread* lane = &threads_[w * 32];
+  const SimThread& me = lane[l];
+  for (unsigned m = named(w, me.mask); m != 0; m &= m - 1) {
+    const SimThread& t = lane[std::countr_zero(m)];
+    if (t.wait != Wait::warp_op || t.op != me.op || t.mask != me.mask ||
+        !same_site(t.site, me.site)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Opens the lanes `group` of warp w, which wait at one warp operation: each gets its result.
+void Block::exchange(unsigned w, unsigned group) {
+  SimThread* lane = &threads_[w * 32];
+  unsigned ballot = 0;
+  for (unsigned m = group; m != 0; m &= m - 1) {
+    const unsigned l = std::countr_zero(m);
+    ballot |= (lane[l].value != 0 ? 1u : 0u) << l;
+  }
+  for (unsigned m = group; m != 0; m &= m - 1) {
+    const unsigned l = std::countr_zero(m);
+    lane[l].result = result_of(w, l, group, ballot);
+    lane[l].wait = Wait::none;
+  }
+  at_warp_op_[w] -= static_cast<unsigned>(std::popcount(group));
+  if (hooks::Observer* tools = hooks::g_watching) tools->warp_synced(w);
+}
+
+// What lane l of warp w gets from its operation, done by the lanes `group` (bit l of `ballot`:
+// lane l's predicate). A shuffle from a lane outside the group reads kOutsideMask; from a lane
+// the last warp lacks (blockDim 100: lanes 4-31 of warp 3), its own value.
+std::uint64_t Block::result_of(unsigned w, unsigned l, unsigned group, unsigned ballot) const {
+  const SimThread* lane = &threads_[w * 32];
+  const SimThread& t = lane[l];
+  switch (t.op) {
+    case WarpOp::ballot:
+      return ballot;
+    case WarpOp::any:
+      return ballot != 0;
+    case WarpOp::all:
+      return ballot == group;
+    case WarpOp::active:
+      return group;
+    case WarpOp::match_any:
+      return matching(lane, group, t.value);
+    case WarpOp::match_all:
+      return matching(lane, group, t.value) == group ? group : 0;
+    case WarpOp::reduce:
+      return reduce_group(lane, group, static_cast<Reduce>(t.lane_arg));
+    case WarpOp::sync:
+      return 0;
+    default:
+      break;  // a shuffle
+  }
+  const unsigned src = source_lane(t.op, l, t.lane_arg, t.width);
+  if (src >= lanes(w)) return t.value;
+  return (group >> src & 1u) != 0 ? lane[src].value : kOutsideMask;
+}
+
+// __activemask(): once nothing else can open, the lanes of a warp that wait at the same
+// __activemask() are the ones that reach it together (the others have returned or wait at a
+// barrier that cannot open before they move); each gets their mask.
+bool Block::open_activemasks() {
+  bool opened = false;
+  for (unsigned w = 0; w < at_warp_op_.size(); ++w) {
+    const SimThread* lane = &threads_[w * 32];
+    for (unsigned l = 0; at_warp_op_[w] != 0 && l < lanes(w); ++l) {
+      if (lane[l].wait != Wait::warp_op || lane[l].op != WarpOp::active) continue;
+      unsigned group = 0;
+      for (unsigned k = l; k < lanes(w); ++k) {
+        if (lane[k].wait == Wait::warp_op && lane[k].op == WarpOp::active &&
+            same_site(lane[k].site, lane[l].site)) {
+          group |= 1u << k;
+        }
+      }
+      exchange(w, group);
+      opened = true;
+    }
+  }
+  return opened;
+}
+
+// Opens the __syncthreads() that every thread of the block waits at, if they all wait at the
+// same one (none has returned).
+bool Block::open_block_barrier() {
+  if (live_ != n_) return false;
+  for (unsigned i = 0; i < n_; ++i) {
+    if (threads_[i].wait != Wait::block_barrier || !same_site(threads_[i].site, threads_[0].site)) {
+      return false;
+    }
   }
   std::uint64_t count = 0;  // for __syncthreads_count/and/or
   for (unsigned i = 0; i < n_; ++i) count += threads_[i].value;
@@ -375,84 +556,33 @@ void Block::release() {
     threads_[i].result = count;
   }
   if (hooks::Observer* tools = hooks::g_watching) tools->block_synced();
+  return true;
 }
 
-// Opens the barrier of warp w if all its lanes wait at the same operation, doing the exchange.
-// The last warp of a block may be partial (blockDim 100: lanes 0-3 of warp 3): a lane that
-// would read a missing lane keeps its own value.
-bool Block::exchange(unsigned w) {
-  SimThread* lane = &threads_[w * 32];
-  const unsigned count = lanes(w);
-  for (unsigned l = 0; l < count; ++l) {
-    if (lane[l].wait == Wait::warp_op && lane[l].op == WarpOp::active) return active_lanes(w);
-  }
-  bool same = at_warp_op_[w] == count;
-  for (unsigned l = 1; same && l < count; ++l) {
-    same = lane[l].op == lane[0].op && same_site(lane[l].site, lane[0].site);
-  }
-  if (!same) {
-    error_ = stuck("warp " + std::to_string(w) + ": not all " + std::to_string(count) +
-                       " lanes reach the same " + op_name(lane[0].op) +
-                       " (the simulator supports only the full mask)",
-                   w * 32, w * 32 + count);
-    return false;
-  }
-  unsigned ballot = 0;
-  for (unsigned l = 0; l < count; ++l) ballot |= (lane[l].value != 0 ? 1u : 0u) << l;
-  const unsigned everyone = count == 32 ? ~0u : (1u << count) - 1;
-  for (unsigned l = 0; l < count; ++l) {
-    switch (lane[l].op) {
-      case WarpOp::ballot:
-        lane[l].result = ballot;
-        break;
-      case WarpOp::any:
-        lane[l].result = ballot != 0;
-        break;
-      case WarpOp::all:
-        lane[l].result = ballot == everyone;
-        break;
-      default: {
-        const unsigned src = source_lane(lane[l].op, l, lane[l].lane_arg, lane[l].width);
-        lane[l].result = lane[src < count ? src : l].value;
-      }
+// Nothing can open: names the first warp operation whose lanes do not all come (as
+// compute-sanitizer's synccheck would), else the __syncthreads() not every thread reaches.
+void Block::report_stuck() {
+  for (unsigned i = 0; i < n_; ++i) {
+    if (threads_[i].wait == Wait::warp_op) {
+      error_ = unmet(i / 32, i % 32);
+      return;
     }
   }
-  for (unsigned l = 0; l < count; ++l) lane[l].wait = Wait::none;
-  at_warp_op_[w] = 0;
-  if (hooks::Observer* tools = hooks::g_watching) tools->warp_synced(w);
-  return true;
+  error_ = stuck("__syncthreads() is not reached by every thread of the block", 0, n_);
 }
 
-// __activemask(): opens when each lane of warp w waits at the same one or has returned; the
-// result is the mask of the lanes that wait there.
-bool Block::active_lanes(unsigned w) {
-  SimThread* lane = &threads_[w * 32];
-  const unsigned count = lanes(w);
-  const SimThread* first = nullptr;
-  unsigned mask = 0;
-  bool same = true;
-  for (unsigned l = 0; l < count; ++l) {
-    if (lane[l].wait == Wait::exited) continue;
-    if (first == nullptr) first = &lane[l];
-    same = same && lane[l].wait == Wait::warp_op && lane[l].op == WarpOp::active &&
-           same_site(lane[l].site, first->site);
-    mask |= 1u << l;
-  }
-  if (!same) {
-    error_ = stuck("warp " + std::to_string(w) +
-                       ": lanes that have not returned wait at different places, one of them "
-                       "at __activemask()",
-                   w * 32, w * 32 + count);
-    return false;
-  }
-  for (unsigned l = 0; l < count; ++l) {
-    if (lane[l].wait == Wait::exited) continue;
-    lane[l].result = mask;
-    lane[l].wait = Wait::none;
-  }
-  at_warp_op_[w] = 0;
-  if (hooks::Observer* tools = hooks::g_watching) tools->warp_synced(w);
-  return true;
+// "warp 1: not all 8 lanes reach the same __shfl_up_sync() (mask 0x000000ff: lanes 0-7) ...",
+// then where each lane the mask names is: waiting elsewhere, with another mask, or returned.
+std::string Block::unmet(unsigned w, unsigned l) const {
+  const SimThread& t = threads_[w * 32 + l];
+  const unsigned group = named(w, t.mask);
+  std::vector<unsigned> ids;
+  for (unsigned m = group; m != 0; m &= m - 1) ids.push_back(w * 32 + std::countr_zero(m));
+  return stuck("warp " + std::to_string(w) + ": not all " + std::to_string(ids.size()) +
+                   " lanes reach the same " + op_name(t.op) + " (mask " + hex(t.mask) + ": lanes " +
+                   lane_list(group) +
+                   "); every lane a mask names must call the same operation with that mask",
+               ids);
 }
 
 // Runs every unfinished thread to its end: each throws Abort at its barrier, unwinding its stack.
@@ -474,16 +604,24 @@ std::string Block::where_is(const SimThread& t) const {
     case Wait::block_barrier:
       return "wait at __syncthreads() " + site(t.site);
     case Wait::warp_op:
-      return std::string("wait at ") + op_name(t.op) + " " + site(t.site);
+      return std::string("wait at ") + op_name(t.op) + " " + site(t.site) +
+             (t.op == WarpOp::active ? "" : " with mask " + hex(t.mask));
   }
   return "?";
 }
 
 std::string Block::stuck(const std::string& what, unsigned first, unsigned last) const {
+  std::vector<unsigned> ids(last - first);
+  std::iota(ids.begin(), ids.end(), first);
+  return stuck(what, ids);
+}
+
+// The report of a block that cannot go on: what, then where each of `threads` is.
+std::string Block::stuck(const std::string& what, const std::vector<unsigned>& threads) const {
   std::string s = "kernel '" + std::string(launch_->name) + "' block " + xyz(blockIdx) + ": " +
                   what + "; the block cannot go on:";
   std::vector<std::pair<std::string, std::vector<unsigned>>> groups;  // where -> threads
-  for (unsigned i = first; i < last; ++i) {
+  for (const unsigned i : threads) {
     std::string w = where_is(threads_[i]);
     auto g = std::find_if(groups.begin(), groups.end(), [&](auto& p) { return p.first == w; });
     if (g == groups.end()) {

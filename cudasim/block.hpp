@@ -41,6 +41,7 @@ struct alignas(64) SimThread {
   WarpOp op{};  // for Wait::warp_op: the operation and its operands
   std::uint8_t width = 32;
   unsigned lane_arg = 0;
+  unsigned mask = ~0u;  // for Wait::warp_op: the lanes it names
   std::uint64_t value = 0, result = 0;
   std::source_location site;           // the barrier it waits at
   const void* stack_bottom = nullptr;  // for ASan
@@ -49,9 +50,11 @@ static_assert(sizeof(SimThread) == 64);
 
 /// Runs blocks, one at a time, on the calling OS thread. Scheduling goes in rounds: every
 /// runnable thread runs once, in the chosen order, until it reaches a barrier or returns; then
-/// it switches straight to the next one. When the round is over, the scheduler opens one
-/// barrier generation (each warp whose 32 lanes wait at the same warp operation, or else the
-/// __syncthreads() that every thread waits at) or, if none can open, reports the block as stuck.
+/// it switches straight to the next one. When the round is over, nobody can run: the scheduler
+/// opens what can open (each group of lanes that all wait at the same warp operation with the
+/// same mask; else each __activemask(); else the __syncthreads() that every thread waits at)
+/// or, if nothing can, reports the block as stuck. The state at the end of a round does not
+/// depend on the order the threads ran in, so neither does what opens.
 ///
 /// The fibers outlive a block: after returning from the kernel, a thread sleeps until the next
 /// block wakes it to run the kernel again, so a block costs no fiber creation.
@@ -83,6 +86,8 @@ class Block {
   const LaunchInfo& launch() const { return *launch_; }
   int barrier(std::source_location where, int predicate);
   void poison_shared(void* p, std::size_t size, const char* name);
+  /// Suspends the running thread at a warp operation until every lane that `mask` names waits
+  /// at the same one (see device.hpp); returns the lane's result.
   std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,
                         std::source_location where);
 
@@ -98,13 +103,20 @@ class Block {
   void release();                           // opens a barrier or sets error_
   void fail(unsigned i, const char* what);  // thread i threw
   unsigned lanes(unsigned warp) const { return std::min(32u, n_ - warp * 32); }
-  [[noreturn]] void unsupported(WarpOp op, unsigned mask, int width,
-                                std::source_location where) const;
-  bool exchange(unsigned warp);
-  bool active_lanes(unsigned warp);
+  unsigned named(unsigned warp, unsigned mask) const;  // the lanes of `mask` the warp has
+  void check_call(WarpOp op, unsigned mask, int width, std::source_location where) const;
+  bool open_warp_groups();
+  bool group_met(unsigned warp, unsigned lane) const;
+  void exchange(unsigned warp, unsigned group);
+  std::uint64_t result_of(unsigned warp, unsigned lane, unsigned group, unsigned ballot) const;
+  bool open_activemasks();
+  bool open_block_barrier();
+  void report_stuck();
+  std::string unmet(unsigned warp, unsigned lane) const;
   void abandon();
   std::string where_is(const SimThread& t) const;
   std::string stuck(const std::string& what, unsigned first, unsigned last) const;
+  std::string stuck(const std::string& what, const std::vector<unsigned>& threads) const;
 
   const LaunchInfo* launch_ = nullptr;
   StackPool stacks_;

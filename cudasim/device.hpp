@@ -31,11 +31,33 @@ enum class WarpOp : std::uint8_t {
   ballot,
   any,
   all,
-  active
+  active,
+  match_any,
+  match_all,
+  reduce
 };
 
+// The operator of a WarpOp::reduce (passed as its lane argument).
+enum class Reduce : unsigned {
+  add,
+  min_unsigned,
+  min_int,
+  max_unsigned,
+  max_int,
+  bit_and,
+  bit_or,
+  bit_xor
+};
+
+/// What a lane reads from a source lane that its mask leaves out (CUDA: an undefined value):
+/// every bit set, the 0xff bytes of the layer's uninitialised memory (NaN for a float, -1 for
+/// an int, 0xffffffff for an unsigned).
+inline constexpr std::uint64_t kOutsideMask = ~std::uint64_t{0};
+
 // Both suspend the calling CUDA thread until its barrier opens (see block.cpp). block_barrier
-// returns how many threads of the block passed a non-zero predicate.
+// returns how many threads of the block passed a non-zero predicate. warp_op waits for the
+// lanes its mask names, which must all call the same operation with the same mask; the lanes
+// outside it neither take part nor are waited for.
 int block_barrier(std::source_location where, int predicate = 0);
 std::uint64_t warp_op(WarpOp op, unsigned mask, std::uint64_t bits, unsigned lane_arg, int width,
                       std::source_location where);
@@ -151,12 +173,15 @@ inline int __syncthreads_or(int predicate,
                             std::source_location where = std::source_location::current()) {
   return cudasim::detail::block_barrier(where, predicate != 0) > 0;
 }
+// Waits for the lanes of `mask` (by default the whole warp), which must all call it too.
 inline void __syncwarp(unsigned mask = 0xffffffffu,
                        std::source_location where = std::source_location::current()) {
   cudasim::detail::warp_op(cudasim::detail::WarpOp::sync, mask, 0, 0, 32, where);
 }
 
-// --- Warp shuffles: the full mask only, every lane of the warp taking part.
+// --- Warp shuffles. Any mask: the lanes it names meet (each must call the same shuffle with
+// the same mask, and the caller must be one of them); `width` splits the warp into segments.
+// A lane whose source lane is outside the mask reads cudasim::detail::kOutsideMask's bits.
 template <cudasim::detail::Shufflable T>
 T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32,
               std::source_location where = std::source_location::current()) {
@@ -182,7 +207,8 @@ T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32,
   return cudasim::detail::shuffle(WarpOp::shfl_xor, mask, var, laneMask, width, where);
 }
 
-// --- Warp votes: bit l of the ballot is lane l's predicate.
+// --- Warp votes over the lanes of the mask: bit l of the ballot is lane l's predicate, 0 for
+// the lanes outside the mask.
 inline unsigned __ballot_sync(unsigned mask, int predicate,
                               std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
@@ -201,31 +227,52 @@ inline int __all_sync(unsigned mask, int predicate,
   return static_cast<int>(
       cudasim::detail::warp_op(WarpOp::all, mask, predicate != 0, 0, 32, where));
 }
-// The lanes of the warp that reach this __activemask() together: the layer waits until every
-// lane of the warp has either reached it or returned (a lane waiting at another barrier
-// instead is reported as a stuck block).
+// The lanes of the warp that reach this __activemask() together. Branches are not tracked: the
+// layer lets it open once nothing else in the block can move, and its result is the lanes
+// that wait at it then (not those that returned or wait at another barrier).
 inline unsigned __activemask(std::source_location where = std::source_location::current()) {
   using cudasim::detail::WarpOp;
   return static_cast<unsigned>(cudasim::detail::warp_op(WarpOp::active, ~0u, 0, 0, 32, where));
 }
 
+// --- Warp match (compute capability 7.0): __match_any_sync gives each lane the lanes of the
+// mask whose value has the same bits as its own; __match_all_sync gives the mask if all of
+// them have the same value (and sets *pred to 1), else 0 (and *pred to 0).
+template <cudasim::detail::Shufflable T>
+unsigned __match_any_sync(unsigned mask, T value,
+                          std::source_location where = std::source_location::current()) {
+  using cudasim::detail::WarpOp;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof value);
+  return static_cast<unsigned>(
+      cudasim::detail::warp_op(WarpOp::match_any, mask, bits, 0, 32, where));
+}
+template <cudasim::detail::Shufflable T>
+unsigned __match_all_sync(unsigned mask, T value, int* pred,
+                          std::source_location where = std::source_location::current()) {
+  using cudasim::detail::WarpOp;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof value);
+  const auto all =
+      static_cast<unsigned>(cudasim::detail::warp_op(WarpOp::match_all, mask, bits, 0, 32, where));
+  *pred = all != 0;
+  return all;
+}
+
 // --- Warp reductions (compute capability 8.0; CUDA C++ Programming Guide, "Warp Reduce
-// Functions"): every lane gets the sum, minimum, maximum, AND, OR or XOR of `value` over the
-// warp; add/min/max for unsigned and int, and/or/xor for unsigned. The full mask only, as the
-// five __shfl_xor_sync steps they are made of; an int sum wraps around, as on a GPU.
+// Functions"): every lane of the mask gets the sum, minimum, maximum, AND, OR or XOR of
+// `value` over the lanes of the mask; add/min/max for unsigned and int, and/or/xor for
+// unsigned. An int sum wraps around, as on a GPU.
 namespace cudasim::detail {
-template <class T, class Op>
-T warp_reduce(unsigned mask, T value, Op op, std::source_location where) {
-  for (int lanes = 16; lanes > 0; lanes /= 2) {
-    value = op(value, shuffle(WarpOp::shfl_xor, mask, value, lanes, 32, where));
-  }
-  return value;
+inline unsigned warp_reduce(Reduce kind, unsigned mask, unsigned value,
+                            std::source_location where) {
+  return static_cast<unsigned>(
+      warp_op(WarpOp::reduce, mask, value, static_cast<unsigned>(kind), 32, where));
 }
 }  // namespace cudasim::detail
 inline unsigned __reduce_add_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](unsigned a, unsigned b) { return a + b; }, where);
+  return cudasim::detail::warp_reduce(cudasim::detail::Reduce::add, mask, value, where);
 }
 inline int __reduce_add_sync(unsigned mask, int value,
                              std::source_location where = std::source_location::current()) {
@@ -233,38 +280,33 @@ inline int __reduce_add_sync(unsigned mask, int value,
 }
 inline unsigned __reduce_min_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](unsigned a, unsigned b) { return b < a ? b : a; }, where);
+  return cudasim::detail::warp_reduce(cudasim::detail::Reduce::min_unsigned, mask, value, where);
 }
 inline int __reduce_min_sync(unsigned mask, int value,
                              std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](int a, int b) { return b < a ? b : a; }, where);
+  return static_cast<int>(cudasim::detail::warp_reduce(cudasim::detail::Reduce::min_int, mask,
+                                                       static_cast<unsigned>(value), where));
 }
 inline unsigned __reduce_max_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](unsigned a, unsigned b) { return a < b ? b : a; }, where);
+  return cudasim::detail::warp_reduce(cudasim::detail::Reduce::max_unsigned, mask, value, where);
 }
 inline int __reduce_max_sync(unsigned mask, int value,
                              std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](int a, int b) { return a < b ? b : a; }, where);
+  return static_cast<int>(cudasim::detail::warp_reduce(cudasim::detail::Reduce::max_int, mask,
+                                                       static_cast<unsigned>(value), where));
 }
 inline unsigned __reduce_and_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](unsigned a, unsigned b) { return a & b; }, where);
+  return cudasim::detail::warp_reduce(cudasim::detail::Reduce::bit_and, mask, value, where);
 }
 inline unsigned __reduce_or_sync(unsigned mask, unsigned value,
                                  std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](unsigned a, unsigned b) { return a | b; }, where);
+  return cudasim::detail::warp_reduce(cudasim::detail::Reduce::bit_or, mask, value, where);
 }
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
-  return cudasim::detail::warp_reduce(
-      mask, value, [](unsigned a, unsigned b) { return a ^ b; }, where);
+  return cudasim::detail::warp_reduce(cudasim::detail::Reduce::bit_xor, mask, value, where);
 }
 
 // --- Bit tricks.

@@ -376,4 +376,33 @@ TEST(Intrinsics, WarpReduceFunctionsGiveEveryLaneTheWarpsResult) {
   EXPECT_EQ(out[0].max_u, 93u);
 }
 
+// __reduce_*_sync over a partial mask (the odd lanes of warp 0) and over the full mask in the
+// last warp of a 48-thread block (lanes 0-15 only): each reduces over the lanes that take part.
+__global__ void partial_reductions(int* out) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (threadIdx.x < 32 && lane % 2 == 1) {
+    const unsigned odd = 0xaaaaaaaau;
+    const int sum = __reduce_add_sync(odd, lane);
+    const int least = __reduce_min_sync(odd, lane - 20);
+    const int most = __reduce_max_sync(odd, lane - 20);
+    if (lane == 1) {
+      out[0] = sum;
+      out[1] = least;
+      out[2] = most;
+    }
+  }
+  if (threadIdx.x >= 32) {
+    const unsigned sum = __reduce_add_sync(kFull, static_cast<unsigned>(lane));
+    if (lane == 15) out[3] = static_cast<int>(sum);
+  }
+}
+
+TEST(Intrinsics, WarpReduceOverAPartialMaskAndAPartialWarp) {
+  DeviceBuffer<int> d_out(4);
+  partial_reductions<<<1, 48>>>(d_out.get());
+  CHECK_LAUNCH();
+  // 1 + 3 + ... + 31 = 256; 1 - 20 = -19; 31 - 20 = 11; 0 + 1 + ... + 15 = 120
+  EXPECT_EQ(d_out.to_host(), (std::vector<int>{256, -19, 11, 120}));
+}
+
 }  // namespace
