@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include "apps/backend.hpp"
 #include "apps/file_options.hpp"
@@ -346,18 +347,9 @@ int dispatch(const CLI::App& app, Options& o, const cli::TrainingCommands& train
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Past a file-size limit (ulimit -f) a write fails with EFBIG and the run says so,
-  // instead of the process being killed by SIGXFSZ with its temporaries left behind.
-  std::signal(SIGXFSZ, SIG_IGN);
-  cli::reserve_standard_streams();  // `<&-`, `>&-`: no file the run opens takes their place
-  CLI::App app{
-      "Runs the embedding layer x[t] = wte[id_t] + wpe[t] of ANDREA-120M (or GPT-2 124M) on\n"
-      "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"
-      "With no input option it uses the lesson's example: 1,024 ids starting 256, 1842, 7301."};
-  Options o;
+// Adds the forward pass's options to `app`, storing into `o`; returns each option whose
+// presence matters with the flag of `o` that records it (set once the line is parsed).
+std::vector<std::pair<CLI::Option*, bool*>> add_options(CLI::App& app, Options& o) {
   auto* ids =
       app.add_option("--ids", o.ids, "token ids, comma- or space-separated: --ids 256,1842,7301");
   auto* file = app.add_option("--ids-file", o.ids_file,
@@ -400,6 +392,23 @@ int main(int argc, char** argv) {
       "--profile", o.profile,
       "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
+  return {{ids, &o.has_ids}, {file, &o.has_ids_file},   {text, &o.has_text}, {bytes, &o.has_bytes},
+          {out, &o.has_out}, {backend, &o.has_backend}, {seed, &o.has_seed}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and the run says so,
+  // instead of the process being killed by SIGXFSZ with its temporaries left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
+  cli::reserve_standard_streams();  // `<&-`, `>&-`: no file the run opens takes their place
+  CLI::App app{
+      "Runs the embedding layer x[t] = wte[id_t] + wpe[t] of ANDREA-120M (or GPT-2 124M) on\n"
+      "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"
+      "With no input option it uses the lesson's example: 1,024 ids starting 256, 1842, 7301."};
+  Options o;
+  const std::vector<std::pair<CLI::Option*, bool*>> given = add_options(app, o);
   cli::TrainingCommands training(app);    // lesson 9: train, similar, neighbors
   cli::TokenizerCommands tokenizer(app);  // tokenizer train, tokenize, detokenize
   try {
@@ -411,12 +420,6 @@ int main(int argc, char** argv) {
     }
     return error(fmt::format("{} (see andrea-embed --help)", e.what()), 2);
   }
-  o.has_ids = ids->count() > 0;
-  o.has_ids_file = file->count() > 0;
-  o.has_text = text->count() > 0;
-  o.has_bytes = bytes->count() > 0;
-  o.has_out = out->count() > 0;
-  o.has_backend = backend->count() > 0;
-  o.has_seed = seed->count() > 0;
+  for (const auto& [option, flag] : given) *flag = option->count() > 0;
   return dispatch(app, o, training, tokenizer);
 }
