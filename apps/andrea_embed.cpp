@@ -10,20 +10,22 @@
 #include <cstdio>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include "apps/backend.hpp"
 #include "apps/file_options.hpp"
-#include "apps/grouped.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/int_option.hpp"
 #include "apps/npy.hpp"
 #include "apps/output_files.hpp"
 #include "apps/printable.hpp"
+#include "apps/standard_streams.hpp"
 #include "apps/tokenizer_commands.hpp"
 #include "apps/train_commands.hpp"
 #include "core/check.hpp"
 #include "core/errors.hpp"
 #include "core/init.hpp"
+#include "core/numbers.hpp"
 #include "reference/sinusoidal.hpp"
 #ifdef ANDREA_HAVE_CUDA_CUDASIM
 #include "cudasim/tools/tools.hpp"
@@ -32,13 +34,12 @@
 namespace {
 
 using namespace andrea;
-using cli::grouped;
 
 struct Options {
   std::string config = "andrea-120m";
   std::uint64_t seed = default_seed;
   std::string ids, ids_file, ids_format = "auto", text, bytes, out, backend;
-  std::string pieces;  // --text: the first tokens' bytes, printed beside the ids
+  std::string pieces;                    // --text: the first tokens' bytes, printed beside the ids
   std::string positions = "learned";     // or "sinusoidal" (lesson 7)
   std::int64_t offset = 0, length = -1;  // length -1: to the end of the file
   // Which options were given: an empty value given on purpose is an error, not "absent".
@@ -103,35 +104,35 @@ void print_parameters(const Config& c, const ParameterReport& r, bool learned_po
                                    100.0 * static_cast<double>(part) / static_cast<double>(whole))
                      : std::string("     -");
   };
-  fmt::print("\nparameters (counted while the tables were {})\n",
+  cli::print("\nparameters (counted while the tables were {})\n",
              c.model_params > 0 ? "written" : "read");
-  fmt::print("  {:<28} {:>14} {:>12} {:>9} {:>9}\n", "", "shape", "count", "of layer",
+  cli::print("  {:<28} {:>14} {:>12} {:>9} {:>9}\n", "", "shape", "count", "of layer",
              c.model_params > 0 ? fmt::format("of ~{}M", c.model_params / 1'000'000) : "");
-  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte",
+  cli::print("  {:<28} {:>14} {:>12} {} {}\n", "token embedding wte",
              fmt::format("({}, {})", c.vocab_size, c.d_model), grouped(r.token_params),
              share(r.token_params, r.total), share(r.token_params, c.model_params));
-  fmt::print("  {:<28} {:>14} {:>12} {} {}\n",
+  cli::print("  {:<28} {:>14} {:>12} {} {}\n",
              learned_positions ? "position embedding wpe" : "sinusoidal positions (fixed)",
              fmt::format("({}, {})", c.context_length, c.d_model), grouped(r.position_params),
              share(r.position_params, r.total), share(r.position_params, c.model_params));
-  fmt::print("  {:<28} {:>14} {:>12} {} {}\n", "embedding layer", "", grouped(r.total),
+  cli::print("  {:<28} {:>14} {:>12} {} {}\n", "embedding layer", "", grouped(r.total),
              share(r.total, r.total), share(r.total, c.model_params));
   if (c.model_params > 0)
-    fmt::print("  {:<28} {:>14} {:>12}\n",
+    cli::print("  {:<28} {:>14} {:>12}\n",
                c.tied_head ? "output head (tied to wte)" : "output head (untied)",
                fmt::format("({}, {})", c.vocab_size, c.d_model),
                c.tied_head ? "+0" : "+" + grouped(head_params(c)));
-  fmt::print("  memory: {} bytes in fp32 ({:.1f} MiB), {} in bf16\n", grouped(r.bytes),
+  cli::print("  memory: {} bytes in fp32 ({:.1f} MiB), {} in bf16\n", grouped(r.bytes),
              static_cast<double>(r.bytes) / (1 << 20), grouped(r.total * 2));
 }
 
 void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const std::int32_t> ids,
                    bool untrained, std::string_view pos) {
   const std::int64_t n = x.rows(), d = x.cols();
-  fmt::print("\nx = wte[ids] + {}[0..n)   shape ({}, {}) float32\n", pos, n, d);
+  cli::print("\nx = wte[ids] + {}[0..n)   shape ({}, {}) float32\n", pos, n, d);
   for (std::int64_t t = 0; t < std::min<std::int64_t>(n, 3); ++t) {
     const auto row = x.row(t).first(static_cast<std::size_t>(std::min<std::int64_t>(d, 5)));
-    fmt::print("  x[{}] = wte[{}] + {}[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)],
+    cli::print("  x[{}] = wte[{}] + {}[{}] = [{:+.4f}, ...]\n", t, ids[static_cast<std::size_t>(t)],
                pos, t, fmt::join(row, ", "));
   }
   std::vector<float> norms(static_cast<std::size_t>(n));
@@ -139,7 +140,7 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
   const auto [lo, hi] = std::minmax_element(norms.begin(), norms.end());
   double mean = 0.0;
   for (const float v : norms) mean += v / static_cast<double>(n);
-  fmt::print(
+  cli::print(
       "  row norms ||x[t]||: first [{:.4f}]  min {:.4f} (t={})  mean {:.4f}  max {:.4f} (t={})\n",
       fmt::join(std::span(norms).first(static_cast<std::size_t>(std::min<std::int64_t>(n, 4))),
                 ", "),
@@ -149,20 +150,20 @@ void print_summary(const cli::Backend& backend, const Matrix& x, std::span<const
   const ConstFloatView first(x.view().data(), k, d);
   Matrix cos(k, k);
   backend.cosine_matrix(first, cos);
-  fmt::print("\n  first {} rows of x: dot product | cosine similarity\n", k);
+  cli::print("\n  first {} rows of x: dot product | cosine similarity\n", k);
   for (std::int64_t i = 0; i < k; ++i) {
     std::vector<std::string> dots, coss;
     for (std::int64_t j = 0; j < k; ++j) {
       dots.push_back(fmt::format("{:+8.4f}", backend.dot(first.row(i), first.row(j))));
       coss.push_back(fmt::format("{:+7.4f}", cos(i, j)));
     }
-    fmt::print("  x[{}] {} | {}\n", i, fmt::join(dots, " "), fmt::join(coss, " "));
+    cli::print("  x[{}] {} | {}\n", i, fmt::join(dots, " "), fmt::join(coss, " "));
   }
   if (pos == "wpe" && untrained) {
-    fmt::print(
+    cli::print(
         "  (untrained tables: rows are near-orthogonal, cosines near 0, norms near sqrt(2))\n");
   } else if (pos != "wpe") {
-    fmt::print(
+    cli::print(
         "  (every PE row has norm sqrt(d_model / 2) = {:.2f}: it outweighs a token row of norm "
         "~1)\n",
         std::sqrt(static_cast<double>(d) / 2.0));
@@ -244,25 +245,25 @@ int run(Options& o) {
   const std::string profile = profiled(o.profile, [&] { backend.combine(wte, wpe, ids, x); });
   check_sum_finite(x, wte, wpe, ids, learned ? "wpe" : "PE");
 
-  fmt::print("andrea-embed — the first layer of {}\n", config.name);
-  fmt::print("  backend  {}: {}\n", backend.name, backend.description);
-  fmt::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {}\n",
+  cli::print("andrea-embed — the first layer of {}\n", config.name);
+  cli::print("  backend  {}: {}\n", backend.name, backend.description);
+  cli::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {}\n",
              grouped(config.vocab_size), config.d_model, grouped(config.context_length),
              loaded             ? "from the tables' shapes"
              : config.tied_head ? "tied head"
                                 : "untied head");
   if (loaded) {
-    fmt::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", cli::printable(o.files.weights),
+    cli::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", cli::printable(o.files.weights),
                loaded->wte_name, loaded->wte_dtype, loaded->wpe_name, loaded->wpe_dtype);
   } else {
-    fmt::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model,
+    cli::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model,
                o.seed);
   }
-  fmt::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
+  cli::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
              fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
              ids.size() > 8 ? ", ..." : "");
-  if (!o.pieces.empty()) fmt::print("  pieces   {}\n", cli::printable(o.pieces));
-  fmt::print("  positions {}\n",
+  if (!o.pieces.empty()) cli::print("  pieces   {}\n", cli::printable(o.pieces));
+  cli::print("  positions {}\n",
              learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
                                : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
                      : fmt::format("sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), "
@@ -274,7 +275,7 @@ int run(Options& o) {
   print_parameters(config, report, learned);
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
   if (o.profile) {
-    fmt::print(
+    cli::print(
         "\nprofile of the main job's kernels (cudasim/README.md, \"Measuring a kernel\"):\n{}",
         profile);
   }
@@ -288,24 +289,67 @@ int run(Options& o) {
   std::vector<cli::FileBytes> bytes;
   for (cli::Output& f : files) bytes.push_back(std::move(f.file));
   cli::write_all(bytes);
-  if (!files.empty()) fmt::print("\n");
+  if (!files.empty()) cli::print("\n");
   for (std::size_t i = 0; i < files.size(); ++i) {
-    fmt::print("wrote {} ({})\n", cli::printable(bytes[i].path), files[i].note);
+    cli::print("wrote {} ({})\n", cli::printable(bytes[i].path), files[i].note);
   }
   return 0;
 }
 
-}  // namespace
+// Prints "andrea-embed: error: <what>" (escaped: messages quote files) and returns `status`.
+int error(std::string_view what, int status) {
+  fmt::print(stderr, "andrea-embed: error: {}\n", cli::printable(what));
+  return status;
+}
 
-int main(int argc, char** argv) {
-  // Past a file-size limit (ulimit -f) a write fails with EFBIG and the run says so,
-  // instead of the process being killed by SIGXFSZ with its temporaries left behind.
-  std::signal(SIGXFSZ, SIG_IGN);
-  CLI::App app{
-      "Runs the embedding layer x[t] = wte[id_t] + wpe[t] of ANDREA-120M (or GPT-2 124M) on\n"
-      "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"
-      "With no input option it uses the lesson's example: 1,024 ids starting 256, 1842, 7301."};
-  Options o;
+// A run's exit status once its standard output is flushed and closed: a write that fails
+// only now (a full disk, `>&-`) is reported, not lost: exit 1.
+int finish(int status) {
+  try {
+    cli::close_stdout();
+  } catch (const OutputError& e) {
+    return error(e.what(), 1);
+  }
+  return status;
+}
+
+// Runs the command the parsed line names and returns its exit status: 0, 1 when a write
+// fails (andrea::OutputError) or the run fails, 2 for bad input (andrea::InputError) and
+// for tables that do not fit in memory.
+int dispatch(const CLI::App& app, Options& o, const cli::TrainingCommands& training,
+             const cli::TokenizerCommands& tokenizer) {
+  try {
+    if (training.chosen() || tokenizer.chosen()) {
+      for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
+        if (option->count() > 0) {                           // the subcommand to the forward pass
+          throw andrea::InputError(fmt::format(
+              "{} is an option of the forward pass, not of the subcommand: put the subcommand's "
+              "options after it (andrea-embed train --help)",
+              option->get_name()));
+        }
+      }
+      return finish(training.chosen() ? training.run() : tokenizer.run());
+    }
+    return finish(run(o));
+  } catch (const andrea::InputError& e) {
+    return error(e.what(), 2);
+  } catch (const andrea::OutputError& e) {  // a full disk, a closed standard output
+    return error(e.what(), 1);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
+               training.chosen()                 ? training.out_of_memory_hint()
+               : o.files.options[0]->count() > 0 ? "a smaller --weights file?"
+                                                 : "the tables of --config: more memory?");
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "andrea-embed: failed: {}\n", cli::printable(e.what()));
+    return 1;
+  }
+}
+
+// Adds the forward pass's options to `app`, storing into `o`; returns each option whose
+// presence matters with the flag of `o` that records it (set once the line is parsed).
+std::vector<std::pair<CLI::Option*, bool*>> add_options(CLI::App& app, Options& o) {
   auto* ids =
       app.add_option("--ids", o.ids, "token ids, comma- or space-separated: --ids 256,1842,7301");
   auto* file = app.add_option("--ids-file", o.ids_file,
@@ -323,8 +367,8 @@ int main(int argc, char** argv) {
                                     "number of ids read from --ids-file (n <= T)")
       ->needs(file)
       ->default_str("to the end, at most T");
-  auto* text = app.add_option(
-      "--text", o.text, "text, read as the ids of the course's BPE tokenizer (V = 8,449)");
+  auto* text = app.add_option("--text", o.text,
+                              "text, read as the ids of the course's BPE tokenizer (V = 8,449)");
   auto* bytes = app.add_option("--bytes", o.bytes,
                                "text, read as byte ids 0-255 (the 256 byte tokens, no merge)");
   ids->excludes(file)->excludes(text)->excludes(bytes);
@@ -348,47 +392,34 @@ int main(int argc, char** argv) {
       "--profile", o.profile,
       "with --backend cudasim: the kernels' memory traffic (requests, sectors, DRAM bytes)");
   cli::add_file_options(app, o.files);
-  cli::TrainingCommands training(app);  // lesson 9: train, similar, neighbors
+  return {{ids, &o.has_ids}, {file, &o.has_ids_file},   {text, &o.has_text}, {bytes, &o.has_bytes},
+          {out, &o.has_out}, {backend, &o.has_backend}, {seed, &o.has_seed}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and the run says so,
+  // instead of the process being killed by SIGXFSZ with its temporaries left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
+  cli::reserve_standard_streams();  // `<&-`, `>&-`: no file the run opens takes their place
+  CLI::App app{
+      "Runs the embedding layer x[t] = wte[id_t] + wpe[t] of ANDREA-120M (or GPT-2 124M) on\n"
+      "token ids and prints the parameter table, the shape of x, row norms and similarities.\n"
+      "With no input option it uses the lesson's example: 1,024 ids starting 256, 1842, 7301."};
+  Options o;
+  const std::vector<std::pair<CLI::Option*, bool*>> given = add_options(app, o);
+  cli::TrainingCommands training(app);    // lesson 9: train, similar, neighbors
   cli::TokenizerCommands tokenizer(app);  // tokenizer train, tokenize, detokenize
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {  // --help exits 0; a malformed command line is bad input
-    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
-    fmt::print(stderr, "andrea-embed: error: {} (see andrea-embed --help)\n",
-               cli::printable(e.what()));
-    return 2;
-  }
-  o.has_ids = ids->count() > 0;
-  o.has_ids_file = file->count() > 0;
-  o.has_text = text->count() > 0;
-  o.has_bytes = bytes->count() > 0;
-  o.has_out = out->count() > 0;
-  o.has_backend = backend->count() > 0;
-  o.has_seed = seed->count() > 0;
-  try {
-    if (training.chosen() || tokenizer.chosen()) {
-      for (const CLI::Option* option : app.get_options()) {  // CLI11 gives an option before
-        if (option->count() > 0) {                           // the subcommand to the forward pass
-          throw andrea::InputError(fmt::format(
-              "{} is an option of the forward pass, not of the subcommand: put the subcommand's "
-              "options after it (andrea-embed train --help)",
-              option->get_name()));
-        }
-      }
-      return training.chosen() ? training.run() : tokenizer.run();
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      app.exit(e);  // the help, on standard output: checked as every output
+      return finish(0);
     }
-    return run(o);
-  } catch (const andrea::InputError& e) {  // messages quote files: printed escaped
-    fmt::print(stderr, "andrea-embed: error: {}\n", cli::printable(e.what()));
-    return 2;
-  } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
-               training.chosen()                 ? training.out_of_memory_hint()
-               : o.files.options[0]->count() > 0 ? "a smaller --weights file?"
-                                                 : "the tables of --config: more memory?");
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "andrea-embed: failed: {}\n", cli::printable(e.what()));
-    return 1;
+    return error(fmt::format("{} (see andrea-embed --help)", e.what()), 2);
   }
+  for (const auto& [option, flag] : given) *flag = option->count() > 0;
+  return dispatch(app, o, training, tokenizer);
 }

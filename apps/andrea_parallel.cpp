@@ -29,6 +29,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <new>
@@ -37,15 +38,16 @@
 #include <vector>
 
 #include "apps/backend_name.hpp"
-#include "apps/grouped.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/int_option.hpp"
 #include "apps/parallel_lookup.hpp"
 #include "apps/printable.hpp"
+#include "apps/standard_streams.hpp"
 #include "core/check.hpp"
 #include "core/config.hpp"
 #include "core/errors.hpp"
 #include "core/init.hpp"
+#include "core/numbers.hpp"
 #include "core/vocab_shard.hpp"
 #include "reference/backward.hpp"
 #include "reference/combine.hpp"
@@ -73,8 +75,6 @@ struct Ranks {
   int rank = 0;
   int size = 1;
 };
-
-using cli::grouped;
 
 /// Exit codes a vote can end with.
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2, kSkipped = 77;
@@ -266,6 +266,11 @@ int set_up(const Options& o, const Ranks& ranks, Run& r) {
       throw InputError(fmt::format("--length {} is more than the context length T = {} of {}",
                                    o.length, r.config.context_length, r.config.name));
     }
+    if (o.bad_id_on_rank >= ranks.size) {  // -1: none; a rank that does not exist tests nothing
+      throw InputError(fmt::format("--bad-id-on-rank {} is outside [-1, {}] ({} rank{})",
+                                   o.bad_id_on_rank, ranks.size - 1, ranks.size,
+                                   ranks.size > 1 ? "s" : ""));
+    }
     if (o.vocab_size > 0) r.config.vocab_size = o.vocab_size;
     validate(r.config);
     r.shard =
@@ -360,23 +365,23 @@ void print_layout(const Options& o, const Ranks& ranks, const Run& r) {
   MPI_Gather(info, 4, MPI_INT64_T, all_info.data(), 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
   if (ranks.rank != 0) return;
   const std::int64_t payload = rows * d * 4, p = ranks.size;
-  fmt::print("andrea-embed-parallel: {}, V = {}, d_model = {}, {} rank{}, backend {}\n",
+  cli::print("andrea-embed-parallel: {}, V = {}, d_model = {}, {} rank{}, backend {}\n",
              r.config.name, grouped(r.config.vocab_size), d, p, p > 1 ? "s" : "", o.backend);
-  fmt::print("  ids       ({}, {}): {} token ids, every rank holds them all\n", o.batch, r.n,
+  cli::print("  ids       ({}, {}): {} token ids, every rank holds them all\n", o.batch, r.n,
              grouped(rows));
-  fmt::print("  padding   V padded to {} (a multiple of 128 x {} = {}), V_p = {} rows per rank\n",
+  cli::print("  padding   V padded to {} (a multiple of 128 x {} = {}), V_p = {} rows per rank\n",
              grouped(r.shard.padded_vocab), p, 128 * p, grouped(r.shard.rows));
   for (int k = 0; k < ranks.size; ++k) {
     const std::int64_t* i = &all_info[4 * static_cast<std::size_t>(k)];
-    fmt::print(
+    cli::print(
         "  rank {}    rows [{}, {}): {} real, {} padding; wte shard {} bytes, dwte shard {} bytes; "
         "owns {} of {} ids\n",
         k, i[0], i[1], grouped(i[2]), grouped(i[1] - i[0] - i[2]), grouped(r.shard.rows * d * 4),
         grouped(r.shard.rows * d * 4), grouped(i[3]), grouped(rows));
   }
-  fmt::print("  replicated on every rank: wpe {} bytes, x {} bytes\n",
+  cli::print("  replicated on every rank: wpe {} bytes, x {} bytes\n",
              grouped(r.config.context_length * d * 4), grouped(payload));
-  fmt::print(
+  cli::print(
       "  communication per step: forward 1 all-reduce (sum) of {} x {} x 4 = {} bytes; "
       "a ring sends 2(p-1)/p of it per rank = {} bytes; backward none (dout is replicated)\n",
       grouped(rows), d, grouped(payload), grouped(2 * (p - 1) * payload / p));
@@ -433,23 +438,23 @@ void print_checks(const Options& o, const Ranks& ranks, const Checks& c, const P
   MPI_Reduce(&mine, &slowest, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (ranks.rank != 0) return;
   const auto yes = [](bool ok) { return ok ? "yes" : "NO"; };
-  fmt::print("  check     x bit-identical to the one-process combine, on every rank: {}\n",
+  cli::print("  check     x bit-identical to the one-process combine, on every rank: {}\n",
              yes(c.x));
-  fmt::print(
+  cli::print(
       "  check     dwte shards gathered = the one-process gradient bit for bit, padding rows zero: "
       "{}\n",
       yes(c.dwte));
-  fmt::print("  check     dwpe the same on every rank and = the one-process gradient: {}\n",
+  cli::print("  check     dwpe the same on every rank and = the one-process gradient: {}\n",
              yes(c.dwpe));
   if (o.repeat > 0) {
     const double k = 1e3 / static_cast<double>(o.repeat);  // ms per step
     const double forward = slowest.lookup + slowest.allreduce + slowest.add;
-    fmt::print(
+    cli::print(
         "  time      per step, slowest rank, mean of {}: forward {:.3f} ms (lookup {:.3f}, "
         "all-reduce {:.3f} = {:.0f}%, + wpe {:.3f}), backward {:.3f} ms\n",
         o.repeat, forward * k, slowest.lookup * k, slowest.allreduce * k,
         100.0 * slowest.allreduce / forward, slowest.add * k, slowest.backward * k);
-    fmt::print(
+    cli::print(
         "  time      one process (rank 0, whole table): forward {:.3f} ms, backward {:.3f} ms\n",
         c.one_forward * k, c.one_backward * k);
   }
@@ -515,9 +520,26 @@ void add_options(CLI::App& app, Options& o) {
       ->default_str("none");
 }
 
+/// The exit status once standard output is flushed and closed: a write that failed (a full
+/// disk, a closed stream) makes a run that passed exit 1 (kFailed), with the reason.
+int finish(int code, const Ranks& ranks) {
+  try {
+    cli::close_stdout();
+  } catch (const OutputError& e) {
+    fmt::print(stderr, "andrea-embed-parallel: rank {}: error: {}\n", ranks.rank, e.what());
+    return code == kOk ? kFailed : code;
+  }
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  cli::reserve_standard_streams();  // before MPI opens its files and sockets
+  // Rank 0's report (a few KiB) is held until finish(), after every collective: a write that
+  // fails there cannot leave the other ranks waiting in one.
+  static char report[1 << 20];
+  std::setvbuf(stdout, report, _IOFBF, sizeof report);
   MPI_Init(&argc, &argv);
   Ranks ranks;
   MPI_Comm_rank(MPI_COMM_WORLD, &ranks.rank);
@@ -546,10 +568,10 @@ int main(int argc, char** argv) {
       "another rank's command line was refused");
   if (code == kOk) code = agree(o, ranks);
   if (code == kOk && o.help) {
-    if (ranks.rank == 0) fmt::print("{}", app.help());
+    if (ranks.rank == 0) cli::print("{}", app.help());
   } else if (code == kOk) {
     code = run(o, ranks);
   }
   MPI_Finalize();
-  return code;
+  return finish(code, ranks);
 }

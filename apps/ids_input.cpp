@@ -6,9 +6,9 @@
 #include <fstream>
 #include <limits>
 
-#include "core/numbers.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/numbers.hpp"
 
 namespace andrea::cli {
 
@@ -38,17 +38,29 @@ std::size_t for_each_token(std::string_view text, bool whole, Take&& take) {
 // The longest entry read as an id: "-2147483648" with room for leading zeros.
 constexpr std::size_t kLongestEntry = 64;
 
+// The refusal of `token`, entry `entry` (1-based) of `source`: the whole value (printable,
+// so that a binary file read as text gives a readable message), or, past kLongestEntry
+// characters, its start, its length and the bound. `whole`: the token is complete (else it
+// was cut where the reader stopped, and its length is "at least").
+InputError bad_id(std::string_view token, std::string_view source, std::int64_t entry, bool whole) {
+  std::string shown;
+  for (const char c : token.substr(0, token.size() > kLongestEntry ? 24 : token.size()))
+    shown += (c >= 32 && c < 127) ? c : '?';
+  if (token.size() <= kLongestEntry) {
+    return InputError(fmt::format("{}: entry {} '{}' is not a token id (an int32 integer)", source,
+                                  entry, shown));
+  }
+  return InputError(fmt::format(
+      "{}: entry {} '{}...' is {}{} characters long, more than the {} a token id may have", source,
+      entry, shown, whole ? "" : "at least ", token.size(), kLongestEntry));
+}
+
 // The id written as `token` (an integer by the rule of core/numbers.hpp), entry
 // `entry` (1-based) of `source`.
 std::int32_t parse_id(std::string_view token, std::string_view source, std::int64_t entry) {
   const std::optional<std::int32_t> value =
       token.size() > kLongestEntry ? std::nullopt : to_integer<std::int32_t>(token);
-  if (!value) {
-    std::string shown;  // printable, so a binary file read as text gives a readable message
-    for (const char c : token.substr(0, 24)) shown += (c >= 32 && c < 127) ? c : '?';
-    throw InputError(fmt::format("{}: entry {} '{}' is not a token id (an int32 integer)", source,
-                                 entry, shown));
-  }
+  if (!value) throw bad_id(token, source, entry, true);
   return *value;
 }
 
@@ -114,7 +126,7 @@ std::vector<std::int32_t> read_text_window(std::istream& in, std::string_view so
     });
     text.erase(0, used);
     if (!full && text.size() > kLongestEntry)
-      (void)parse_id(text, source, seen + 1);  // no id is this long
+      throw bad_id(text, source, seen + 1, false);  // no id is this long
   }
   if (seen == 0) {
     throw InputError(

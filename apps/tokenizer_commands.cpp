@@ -9,10 +9,12 @@
 #include <iterator>
 #include <sstream>
 
+#include "apps/file_name_option.hpp"
 #include "apps/ids_input.hpp"
 #include "apps/int_option.hpp"
 #include "apps/output_files.hpp"
 #include "apps/printable.hpp"
+#include "apps/standard_streams.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "tokenizer/bpe.hpp"
@@ -26,20 +28,16 @@ namespace andrea::cli {
 
 namespace {
 
-// The course's tokenizer unless --merges-file names another.
-tokenizer::Tokenizer load_tokenizer(const std::string& path) {
-  return tokenizer::read_merges(path.empty() ? std::string(ANDREA_DEFAULT_MERGES) : path);
-}
-
+// --merges-file FILE on `app`: the course's tokenizer unless it names another.
 void add_merges_file(CLI::App& app, std::string& target) {
-  app.add_option("--merges-file", target, "the tokenizer's merges file")
-      ->default_str(ANDREA_DEFAULT_MERGES);
+  target = ANDREA_DEFAULT_MERGES;
+  add_file_option(app, "--merges-file", target, "the tokenizer's merges file");
 }
 
 }  // namespace
 
 std::vector<std::int32_t> text_ids(std::string_view text, std::string* pieces, std::size_t shown) {
-  const tokenizer::Tokenizer tok = load_tokenizer("");
+  const tokenizer::Tokenizer tok = tokenizer::read_merges(ANDREA_DEFAULT_MERGES);
   std::vector<std::int32_t> ids = tokenizer::encode(tok, text);
   for (std::size_t i = 0; i < ids.size() && i < shown; ++i) {
     *pieces += fmt::format("{}{} '{}'", i ? " | " : "", ids[i],
@@ -54,29 +52,28 @@ TokenizerCommands::TokenizerCommands(CLI::App& app) {
   tokenizer_->require_subcommand(1);
   train_ = tokenizer_->add_subcommand(
       "train", "learn BPE merges from a corpus and write the merges file (deterministic)");
-  train_->add_option("--corpus", corpus_,
-                     "a text file (any bytes but NUL, at most 256 MiB), or a WordNet folder "
-                     "(its glosses, as lesson 9)")
-      ->capture_default_str();
+  add_file_option(*train_, "--corpus", corpus_,
+                  "a text file (any bytes but NUL, at most 256 MiB), or a WordNet folder (its "
+                  "glosses, as lesson 9)");
   add_int_option<std::int64_t>(*train_, "--merges", merges_, 0, tokenizer::max_merges,
                                "number of merges: V = 256 + merges + 1");
-  train_->add_option("--out", out_, "the merges file to write")->required();
+  add_file_option(*train_, "--out", out_, "the merges file to write")->required();
   train_->add_flag("--quiet", quiet_, "print only the written file's line");
   corpus_command_ = tokenizer_->add_subcommand(
       "corpus", "write the text train reads from --corpus (the WordNet glosses), for other tools");
-  corpus_command_->add_option("--corpus", corpus_, "a text file or a WordNet folder")
-      ->capture_default_str();
-  corpus_command_->add_option("--out", out_, "the text file to write")->required();
+  add_file_option(*corpus_command_, "--corpus", corpus_, "a text file or a WordNet folder");
+  add_file_option(*corpus_command_, "--out", out_, "the text file to write")->required();
 
   tokenize_ = app.add_subcommand("tokenize", "print the token ids of TEXT or of --file FILE");
   text_option_ = tokenize_->add_option("text", text_, "the text (bytes as given)");
-  file_option_ = tokenize_->add_option("--file", file_, "read the bytes of this file (any bytes, at most 256 MiB)");
+  file_option_ = add_file_option(*tokenize_, "--file", file_,
+                                 "read the bytes of this file (any bytes, at most 256 MiB)");
   text_option_->excludes(file_option_);
   tokenize_->add_flag("--pieces", pieces_, "print each id with its bytes, one per line");
   add_merges_file(*tokenize_, merges_file_);
 
-  detokenize_ = app.add_subcommand(
-      "detokenize", "write the bytes of token ids (arguments, or standard input)");
+  detokenize_ = app.add_subcommand("detokenize",
+                                   "write the bytes of token ids (arguments, or standard input)");
   detokenize_->add_option("ids", ids_, "token ids (commas or spaces); none: read stdin");
   add_merges_file(*detokenize_, merges_file_);
 }
@@ -102,7 +99,7 @@ int TokenizerCommands::run_corpus() const {
   check_outputs({{"--out", out_}}, {{"--corpus", corpus_}});
   const std::string text = read_training_text();
   write_file(out_, text);
-  fmt::print("wrote {} ({} bytes)\n", printable(out_), text.size());
+  cli::print("wrote {} ({} bytes)\n", printable(out_), text.size());
   return 0;
 }
 
@@ -118,51 +115,49 @@ int TokenizerCommands::run_train() const {
   const std::string text = tokenizer::merges_text(tok);
   write_file(out_, text);
   if (!quiet_) {
-    fmt::print("corpus   {} ({} bytes)\n",
+    cli::print("corpus   {} ({} bytes)\n",
                printable(folder ? fmt::format("WordNet glosses in {}", corpus_) : corpus_),
                corpus.size());
-    fmt::print("merges   {} in {:.2f} s: vocab_size V = 256 + {} + 1 = {}\n", merges_, seconds,
+    cli::print("merges   {} in {:.2f} s: vocab_size V = 256 + {} + 1 = {}\n", merges_, seconds,
                merges_, tok.vocab_size());
   }
-  fmt::print("wrote {} ({} bytes)\n", printable(out_), text.size());
+  cli::print("wrote {} ({} bytes)\n", printable(out_), text.size());
   return 0;
 }
 
 int TokenizerCommands::run_tokenize() const {
-  const tokenizer::Tokenizer tok = load_tokenizer(merges_file_);
+  const tokenizer::Tokenizer tok = tokenizer::read_merges(merges_file_);
   std::string bytes = text_;
   if (file_option_->count() > 0) {
-    bytes = read_input_file(file_, "--file");  // any bytes, NUL too; a regular file, 256 MiB at most
+    bytes =
+        read_input_file(file_, "--file");  // any bytes, NUL too; a regular file, 256 MiB at most
   } else if (text_option_->count() == 0) {
     throw InputError("tokenize needs TEXT or --file FILE");
   }
   const std::vector<std::int32_t> ids = tokenizer::encode(tok, bytes);
   if (pieces_) {
     for (const std::int32_t id : ids) {
-      fmt::print("{:>5}  \"{}\"\n", id, printable(tokenizer::token_bytes(tok, id)));
+      cli::print("{:>5}  \"{}\"\n", id, printable(tokenizer::token_bytes(tok, id)));
     }
     return 0;
   }
   std::string line;
   for (std::size_t i = 0; i < ids.size(); ++i) line += (i ? " " : "") + std::to_string(ids[i]);
-  fmt::print("{}\n", line);
+  cli::print("{}\n", line);
   return 0;
 }
 
 int TokenizerCommands::run_detokenize() const {
-  const tokenizer::Tokenizer tok = load_tokenizer(merges_file_);
-  std::string text;
-  std::string source = "the ids";
+  const tokenizer::Tokenizer tok = tokenizer::read_merges(merges_file_);
+  std::string text;  // the ids, as typed
   if (ids_.empty()) {
-    text.assign(std::istreambuf_iterator<char>(std::cin), {});
-    source = "standard input";
+    text = read_standard_input();  // at most 256 MiB, as any file read whole
   } else {
     for (const std::string& id : ids_) text += id + " ";
   }
-  const std::vector<std::int32_t> ids = parse_ids(text, source);
-  const std::string bytes = tokenizer::decode(tok, ids);  // checks every id before any output
-  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-  std::fflush(stdout);
+  const std::vector<std::int32_t> ids =
+      parse_ids(text, ids_.empty() ? "standard input" : "the ids");
+  write_stdout(tokenizer::decode(tok, ids));  // counts and checks every id before any byte
   return 0;
 }
 

@@ -7,10 +7,12 @@
 #include <map>
 
 #include "apps/backend.hpp"
+#include "apps/file_name_option.hpp"
 #include "apps/int_option.hpp"
 #include "apps/output_files.hpp"
 #include "apps/printable.hpp"
 #include "apps/safetensors.hpp"
+#include "apps/standard_streams.hpp"
 #include "apps/svg.hpp"
 #include "core/errors.hpp"
 #include "training/corpus.hpp"
@@ -56,23 +58,23 @@ void print_progress(const Progress& p, std::int64_t epochs) {
 }
 
 void print_matrix(const Matrix& cos, const std::vector<std::string>& words) {
-  fmt::print("{:>12}", "");
-  for (const std::string& w : words) fmt::print(" {:>10}", printable(w.substr(0, 10)));
-  fmt::print("\n");
+  cli::print("{:>12}", "");
+  for (const std::string& w : words) cli::print(" {:>10}", printable(w.substr(0, 10)));
+  cli::print("\n");
   for (std::size_t i = 0; i < words.size(); ++i) {
-    fmt::print("{:>12}", printable(words[i].substr(0, 12)));
+    cli::print("{:>12}", printable(words[i].substr(0, 12)));
     for (std::size_t j = 0; j < words.size(); ++j) {
-      fmt::print(" {:>+10.3f}", cos(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j)));
+      cli::print(" {:>+10.3f}", cos(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j)));
     }
-    fmt::print("\n");
+    cli::print("\n");
   }
 }
 
 void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::string& word,
                      std::int64_t k) {
-  fmt::print("nearest {} words to '{}' by cosine:\n", k, printable(word));
+  cli::print("nearest {} words to '{}' by cosine:\n", k, printable(word));
   for (const auto& [w, c] : nearest(table, vocab, word, k)) {
-    fmt::print("  {:<16} {:+.3f}   ({} times in the corpus)\n", printable(w), c,
+    cli::print("  {:<16} {:+.3f}   ({} times in the corpus)\n", printable(w), c,
                vocab.counts[static_cast<std::size_t>(vocab.at(w))]);
   }
 }
@@ -80,11 +82,11 @@ void print_neighbors(ConstFloatView table, const Vocabulary& vocab, const std::s
 void print_pairs(ConstFloatView table, const Vocabulary& vocab, const std::string& path) {
   const std::vector<WordPair> pairs = read_pairs(path);
   const PairReport r = evaluate_pairs(table, vocab, pairs);
-  fmt::print(
+  cli::print(
       "pairs ({}): {} related, mean cosine {:+.3f}; {} unrelated, mean {:+.3f}, median {:+.3f}\n",
       printable(path), r.related, r.mean_related, r.unrelated, r.mean_unrelated,
       r.median_unrelated);
-  fmt::print("  related pairs above the median unrelated pair: {:.1f}%\n",
+  cli::print("  related pairs above the median unrelated pair: {:.1f}%\n",
              100 * r.related_above_median);
 }
 
@@ -143,9 +145,8 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   app.require_subcommand(0, 1);  // one command a run: a word after it is a word, never a command
   train_ = app.add_subcommand(
       "train", "lesson 9: train wte with skip-gram and negative sampling on WordNet");
-  train_
-      ->add_option("--corpus", corpus_, "a WordNet dict folder or a text file, one sentence a line")
-      ->capture_default_str();
+  add_file_option(*train_, "--corpus", corpus_,
+                  "a WordNet dict folder or a text file, one sentence a line");
   add_int_option<std::int64_t>(*train_, "--min-count", min_count_, 1, INT64_MAX,
                                "words seen fewer times become <unk>");
   add_int_option<std::int64_t>(*train_, "--d-model", options_.d_model, 1, max_d_model,
@@ -165,21 +166,19 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
                   "wte starts as this times the course's init");
   add_int_option<std::uint64_t>(*train_, "--seed", options_.seed, 0, UINT64_MAX,
                                 "Philox seed of the init and every draw");
-  train_
-      ->add_option(
-          "--out", out_,
-          "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it")
-      ->capture_default_str();
-  train_->add_option("--pairs", pairs_,
-                     "a pair list (word TAB word TAB related|unrelated) to score at the end");
+  add_file_option(
+      *train_, "--out", out_,
+      "wte and wout to this .safetensors file, the vocabulary to *.vocab.txt beside it");
+  add_file_option(*train_, "--pairs", pairs_,
+                  "a pair list (word TAB word TAB related|unrelated) to score at the end");
   train_->add_flag("--quiet", quiet_, "no progress bar");
   train_
       ->add_option("--backend", backend_,
                    "cpu (the C++ reference, whose numbers the lesson quotes), cudasim (the "
                    "CUDA kernels on the CPU) or gpu (GPU, tables in device memory)")
       ->capture_default_str();
-  CLI::Option* dump = train_->add_option(
-      "--dump-corpus", dump_,
+  CLI::Option* dump = add_file_option(
+      *train_, "--dump-corpus", dump_,
       "write the corpus as trained on (words, <unk>), one sentence a line, and stop (with "
       "--corpus and --min-count only: nothing is trained)");
   for (CLI::Option* option : train_->get_options()) {  // the training options have no effect
@@ -190,14 +189,13 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   }
 
   similar_ = app.add_subcommand("similar", "cosine similarity matrix of words in trained weights");
-  similar_
-      ->add_option("--weights", weights_,
-                   "the .safetensors file written by train (its .vocab.txt beside it)")
+  add_file_option(*similar_, "--weights", weights_,
+                  "the .safetensors file written by train (its .vocab.txt beside it)")
       ->required();
   similar_->add_option("words", words_, fmt::format("words, at most {}", kMaxWords))
       ->default_str(fmt::format("{}", fmt::join(kSourceWords, " ")));
-  similar_->add_option("--pairs", pairs_, "also score this pair list");
-  similar_->add_option("--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
+  add_file_option(*similar_, "--pairs", pairs_, "also score this pair list");
+  add_file_option(*similar_, "--svg", svg_, "also draw the matrix as a heatmap in this .svg file");
   similar_->add_flag("--centre", centre_,
                      "subtract the mean row first (removes the direction all rows share)");
   init_seed_option_ = add_int_option<std::uint64_t>(
@@ -206,9 +204,8 @@ TrainingCommands::TrainingCommands(CLI::App& app) {
   init_seed_option_->default_str("");
 
   neighbors_ = app.add_subcommand("neighbors", "the nearest words by cosine in trained weights");
-  neighbors_
-      ->add_option("--weights", weights_,
-                   "the .safetensors file written by train (its .vocab.txt beside it)")
+  add_file_option(*neighbors_, "--weights", weights_,
+                  "the .safetensors file written by train (its .vocab.txt beside it)")
       ->required();
   neighbors_->add_option("word", words_, "the word")->required()->expected(1);
   add_int_option<std::int64_t>(
@@ -269,7 +266,7 @@ int TrainingCommands::run_train() const {
       },
       backend->sgns_runner);
   if (!quiet_) fmt::print(stderr, "\n");
-  fmt::print("trained  {} words in {:.1f} s: {:.0f} words/s ({})\n",
+  cli::print("trained  {} words in {:.1f} s: {:.0f} words/s ({})\n",
              static_cast<std::int64_t>(ids.size()) * options_.epochs, seconds,
              static_cast<double>(ids.size() * static_cast<std::size_t>(options_.epochs)) / seconds,
              backend->name == "cpu" ? std::string_view("one thread") : backend->name);
@@ -280,7 +277,7 @@ int TrainingCommands::run_train() const {
   files[1] = {out_, safetensors_bytes({{"wte", tables.wte}, {"wout", tables.wout}},
                                       metadata(corpus, vocab))};
   write_all(files);
-  fmt::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", printable(out_),
+  cli::print("wrote    {} (wte and wout, float32 ({}, {}), safetensors), {}\n\n", printable(out_),
              vocab.size(), options_.d_model, printable(vocab_file));
   print_results(tables, vocab);
   return 0;
@@ -302,19 +299,19 @@ std::string TrainingCommands::corpus_text(const Corpus& corpus, const Vocabulary
 
 void TrainingCommands::print_setup(const Corpus& corpus, const Vocabulary& vocab,
                                    const Backend& backend) const {
-  fmt::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n",
+  cli::print("corpus   {}: {} words in {} sentences (words: lower-case runs of a-z)\n",
              printable(corpus.source), corpus.words.size(), corpus.sentences());
-  fmt::print(
+  cli::print(
       "vocab    V = {} rows: <unk> (the {} words seen fewer than {} times) + words seen >= {} "
       "times\n",
       vocab.size(), vocab.counts[0], min_count_, min_count_);
-  fmt::print(
+  cli::print(
       "model    skip-gram, negative sampling: d_model {}, window {}, {} negatives, {} epochs, "
       "lr {} linear to 0, subsample {}, seed {}\n",
       options_.d_model, options_.window, options_.negatives, options_.epochs, options_.lr,
       options_.subsample, options_.seed);
-  fmt::print("backend  {}: {}\n", backend.name, backend.description);
-  std::fflush(stdout);
+  cli::print("backend  {}: {}\n", backend.name, backend.description);
+  flush_stdout();  // shown before the long training
 }
 
 std::map<std::string, std::string> TrainingCommands::metadata(const Corpus& corpus,
@@ -341,7 +338,7 @@ void TrainingCommands::print_results(const Tables& tables, const Vocabulary& voc
   const Matrix wte_centred = centred(tables.wte);
   for (const bool centre : {false, true}) {
     const ConstFloatView table = centre ? wte_centred.view() : tables.wte.view();
-    fmt::print("{}\n", centre ? "--- centred: the mean row subtracted first (similar --centre)"
+    cli::print("{}\n", centre ? "--- centred: the mean row subtracted first (similar --centre)"
                               : "--- raw rows of wte (similar)");
     if (shown.size() >= 2) print_matrix(word_cosines(table, vocab, shown), shown);
     if (vocab.find("cat")) print_neighbors(table, vocab, "cat", 10);

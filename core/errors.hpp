@@ -14,6 +14,14 @@ class InputError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// A write that failed: standard output or an output file could not take the bytes (a full
+/// disk, a closed stream, a file-size limit). Raised after the input was accepted; the
+/// programs exit 1 for it (2 is bad input).
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A lesson's function that the student has not written yet (the exercise stubs).
 /// file: "01_lookup/lookup.cu"; function: "lookup".
 class NotImplemented : public std::logic_error {

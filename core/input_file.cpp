@@ -41,11 +41,33 @@ int open_regular(const std::string& path, std::string_view what, std::uint64_t* 
   return fd;
 }
 
-// The refusal of a file larger than max_bytes.
-InputError too_large(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+// The refusal of an input (a file: "the corpus 'c.txt'"; "standard input") larger than max_bytes.
+InputError too_large(std::string_view name, std::uint64_t max_bytes) {
   return InputError(
-      fmt::format("{} '{}' is larger than {} bytes, the most it may hold", what, path, max_bytes));
+      fmt::format("{} is larger than {} bytes, the most it may hold", name, max_bytes));
 }
+
+// Every byte `fd` gives until its end, or andrea::InputError naming the input (`name`) when a
+// read fails ("cannot read standard input: Is a directory") or past max_bytes. Closes
+// nothing.
+std::string read_all(int fd, std::string_view name, std::uint64_t max_bytes) {
+  std::string bytes;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(fmt::format("cannot read {}: {}", name, std::strerror(errno)));
+    if (n == 0) return bytes;
+    bytes.append(chunk, static_cast<std::size_t>(n));
+    if (bytes.size() > max_bytes) throw too_large(name, max_bytes);
+  }
+}
+
+// Closes fd when it goes out of scope.
+struct Closer {
+  int fd;
+  ~Closer() { ::close(fd); }
+};
 
 }  // namespace
 
@@ -56,30 +78,14 @@ void check_input_file(const std::string& path, std::string_view what) {
 std::string read_input_file(const std::string& path, std::string_view what,
                             std::uint64_t max_bytes) {
   std::uint64_t size = 0;
-  const int fd = open_regular(path, what, &size);
-  if (size > max_bytes) {
-    ::close(fd);
-    throw too_large(path, what, max_bytes);
-  }
-  std::string bytes;
-  char chunk[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      throw InputError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(error)));
-    }
-    if (n == 0) break;
-    bytes.append(chunk, static_cast<std::size_t>(n));
-    if (bytes.size() > max_bytes) {
-      ::close(fd);
-      throw too_large(path, what, max_bytes);
-    }
-  }
-  ::close(fd);
-  return bytes;
+  const Closer file{open_regular(path, what, &size)};
+  const std::string name = fmt::format("{} '{}'", what, path);
+  if (size > max_bytes) throw too_large(name, max_bytes);
+  return read_all(file.fd, name, max_bytes);
+}
+
+std::string read_standard_input(std::uint64_t max_bytes) {
+  return read_all(STDIN_FILENO, "standard input", max_bytes);
 }
 
 }  // namespace andrea

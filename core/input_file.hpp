@@ -24,4 +24,10 @@ void check_input_file(const std::string& path, std::string_view what);
 std::string read_input_file(const std::string& path, std::string_view what,
                             std::uint64_t max_bytes = max_text_file_bytes);
 
+/// Every byte of standard input, read to its end with the same bound as a file (a pipe or
+/// /dev/zero may never end). Throws andrea::InputError "cannot read standard input: <reason>"
+/// when a read fails (closed: "Bad file descriptor"; a folder: "Is a directory"), or
+/// "standard input is larger than N bytes" past max_bytes.
+std::string read_standard_input(std::uint64_t max_bytes = max_text_file_bytes);
+
 }  // namespace andrea

@@ -210,15 +210,44 @@ TEST(MergesFile, StrictLoader) {
             "merges file m.txt: line 3: the pair (97, 97) is merged already on line 2");
   EXPECT_EQ(error(head + "256 97 97\n257 256 97\n258 1 2\n"),
             "merges file m.txt: line 4: more merge lines than the 2 the header says");
-  EXPECT_EQ(error(head + "256 97 x\n"),
-            "merges file m.txt: line 2: expected 'token left right' (three ids), optionally then ' # comment'");
+  EXPECT_EQ(error(head + "256 97 x\n"), "merges file m.txt: line 2: right 'x' is not an integer");
+  EXPECT_EQ(error(head + "256 97\n"),
+            "merges file m.txt: line 2: expected 'token left right' (three ids), optionally then ' # "
+            "comment'; the line holds 2 fields");
   EXPECT_EQ(error(""), "merges file m.txt: line 1: expected the header 'andrea-bpe vocab_size V merges M'");
   EXPECT_EQ(error("andrea-bpe vocab_size -3 merges 2\n"),
-            "merges file m.txt: line 1: expected the header 'andrea-bpe vocab_size V merges M'");
+            "merges file m.txt: line 1: vocab_size -3 is not 256 + 2 merges + 1 end-of-text = 259");
+  // The value and the bound are named, whatever the sign (issue 42).
+  EXPECT_EQ(error(head + "256 -1 110\n"), "merges file m.txt: line 2: token -1 is outside [0, 256)");
+  EXPECT_EQ(error("andrea-bpe vocab_size 255 merges -2\n"),
+            "merges file m.txt: line 1: -2 merges is outside [0, 1000000]");
+  EXPECT_EQ(error("andrea-bpe vocab_size 259 merges 2\r\n"),
+            "merges file m.txt: line 1: it ends in '\\r' (a CRLF line end, as Windows writes): a "
+            "merges file's lines end in '\\n' alone");
   EXPECT_EQ(error("andrea-bpe vocab_size 2000258 merges 2000001\n"),
             "merges file m.txt: line 1: 2000001 merges is outside [0, 1000000]");
   EXPECT_THAT(error_of([] { read_merges("/nonexistent/merges.txt"); }),
               HasSubstr("cannot open the merges file '/nonexistent/merges.txt'"));
+}
+
+// 40 merges, each of the last token with itself: token 295 holds 2^40 bytes. decode counts
+// before it builds (issue 42): refused at once, naming the token and the bound.
+TEST(Decode, CountsBeforeItBuilds) {
+  Tokenizer doubling;
+  doubling.merges.push_back({97, 97});
+  for (std::int32_t t = 256; t < 295; ++t) doubling.merges.push_back({t, t});
+  EXPECT_EQ(token_lengths(doubling)[295], std::int64_t{1} << 40);
+  EXPECT_EQ(error_of([&] { decode(doubling, std::vector<std::int32_t>{97, 295}); }),
+            "token 295 at position 1 decodes to 1,099,511,627,776 bytes, more than the "
+            "268,435,456 bytes a decoded text may hold");
+  EXPECT_EQ(error_of([&] { decode(doubling, std::vector<std::int32_t>{260, 260, 260}, 70); }),
+            "the first 3 ids decode to 96 bytes, more than the 70 bytes a decoded text may hold");
+  EXPECT_EQ(decode(doubling, std::vector<std::int32_t>{257, 296}), "aaaa<|endoftext|>");
+  Tokenizer endless = doubling;  // lengths past 2^63 are counted as INT64_MAX, never wrapped
+  for (std::int32_t t = 296; t < 400; ++t) endless.merges.push_back({t - 1, t - 1});
+  EXPECT_EQ(token_lengths(endless)[399], INT64_MAX);
+  EXPECT_THAT(error_of([&] { decode(endless, std::vector<std::int32_t>{399}); }),
+              HasSubstr("decodes to at least 9,223,372,036,854,775,807 bytes"));
 }
 
 TEST(Corpus, BoundsOnWhatIsRead) {

@@ -9,18 +9,23 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <sstream>
 #include <unordered_map>
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/numbers.hpp"
 #include "core/tensor.hpp"
 #include "reference/bpe.hpp"
 
 namespace andrea::tokenizer {
 
 namespace {
+
+// The end-of-text token's bytes (GPT-2's).
+constexpr std::string_view kEndOfText = "<|endoftext|>";
 
 enum class ByteClass { letter, digit, space, other };
 
@@ -142,18 +147,11 @@ std::vector<std::string> all_token_bytes(const Tokenizer& tok) {
     pieces.push_back(pieces[static_cast<std::size_t>(m.left)] +
                      pieces[static_cast<std::size_t>(m.right)]);
   }
-  pieces.emplace_back("<|endoftext|>");
+  pieces.emplace_back(kEndOfText);
   return pieces;
 }
 
-// "12" -> 12; anything but a plain non-negative decimal integer -> false.
-bool parse_number(std::string_view text, std::int64_t* value) {
-  if (text.empty() || text.size() > 18) return false;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
-  return error == std::errc() && end == text.data() + text.size() && text[0] != '-' &&
-         text[0] != '+';
-}
-
+// The fields of a line, split at spaces (a run of them is one separator).
 std::vector<std::string_view> fields_of(std::string_view line) {
   std::vector<std::string_view> fields;
   std::size_t at = 0;
@@ -163,6 +161,75 @@ std::vector<std::string_view> fields_of(std::string_view line) {
     at = end + 1;
   }
   return fields;
+}
+
+// The lines of a merges file, split at '\n' (the last newline ends the last line, no empty
+// line follows it). Throws the refusal of `fail` at the first line that ends in '\r'.
+template <class Fail>
+std::vector<std::string_view> lines_of(std::string_view text, const Fail& fail) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    lines.push_back(text.substr(at, end - at));
+    if (lines.back().ends_with('\r')) {
+      throw fail(lines.size(),
+                 "it ends in '\\r' (a CRLF line end, as Windows writes): a merges "
+                 "file's lines end in '\\n' alone");
+    }
+    at = end + 1;
+  }
+  return lines;
+}
+
+// Field `text` of line `line` (named `name` in messages: "vocab_size", "left") as an integer
+// by the rule of core/numbers.hpp; else the refusal of `fail`, with the value.
+template <class Fail>
+std::int64_t integer_field(std::string_view text, std::string_view name, std::size_t line,
+                           const Fail& fail) {
+  const std::optional<std::int64_t> value = to_integer<std::int64_t>(text);
+  if (!value) throw fail(line, fmt::format("{} '{}' is not an integer", name, text));
+  return *value;
+}
+
+// Appends the bytes of token `id` (in [0, V)) to `out`: a byte, or its merge's two tokens,
+// depth-first, left before right.
+void append_token(const Tokenizer& tok, std::int32_t id, std::string& out) {
+  if (id == tok.end_of_text()) {
+    out += kEndOfText;
+    return;
+  }
+  std::vector<std::int32_t> stack{id};
+  while (!stack.empty()) {
+    const std::int32_t t = stack.back();
+    stack.pop_back();
+    if (t < byte_tokens) {
+      out.push_back(static_cast<char>(t));
+    } else {
+      const Merge& m = tok.merges[static_cast<std::size_t>(t - byte_tokens)];
+      stack.push_back(m.right);
+      stack.push_back(m.left);
+    }
+  }
+}
+
+// A length as a message prints it; INT64_MAX stands for "that or more" (a saturated count).
+std::string bytes_text(std::int64_t n) {
+  return n == INT64_MAX ? fmt::format("at least {} bytes", grouped(n))
+                        : fmt::format("{} bytes", grouped(n));
+}
+
+// The refusal of decoded bytes past max_bytes, found at ids[at] (`length` bytes; `total`
+// bytes so far): the token named when it alone is too long.
+InputError too_long(std::span<const std::int32_t> ids, std::size_t at, std::int64_t length,
+                    std::int64_t total, std::int64_t max_bytes) {
+  const std::string bound =
+      fmt::format("more than the {} a decoded text may hold", bytes_text(max_bytes));
+  if (length > max_bytes) {
+    return InputError(fmt::format("token {} at position {} decodes to {}, {}", ids[at], at,
+                                  bytes_text(length), bound));
+  }
+  return InputError(
+      fmt::format("the first {} ids decode to {}, {}", at + 1, bytes_text(total), bound));
 }
 
 }  // namespace
@@ -288,40 +355,48 @@ std::string token_bytes(const Tokenizer& tok, std::int32_t id) {
   if (id < 0 || id >= tok.vocab_size()) {
     throw InputError(fmt::format("token {} is outside [0, {})", id, tok.vocab_size()));
   }
-  if (id == tok.end_of_text()) return "<|endoftext|>";
   std::string out;
-  std::vector<std::int32_t> stack{id};  // depth-first, left before right
-  while (!stack.empty()) {
-    const std::int32_t t = stack.back();
-    stack.pop_back();
-    if (t < byte_tokens) {
-      out.push_back(static_cast<char>(t));
-    } else {
-      const Merge& m = tok.merges[static_cast<std::size_t>(t - byte_tokens)];
-      stack.push_back(m.right);
-      stack.push_back(m.left);
-    }
-  }
+  append_token(tok, id, out);
   return out;
 }
 
-std::string decode(const Tokenizer& tok, std::span<const std::int32_t> ids) {
+std::vector<std::int64_t> token_lengths(const Tokenizer& tok) {
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(byte_tokens), 1);
+  lengths.reserve(static_cast<std::size_t>(tok.vocab_size()));
+  for (const Merge& m : tok.merges) {
+    const std::int64_t left = lengths[static_cast<std::size_t>(m.left)];
+    const std::int64_t right = lengths[static_cast<std::size_t>(m.right)];
+    lengths.push_back(left > INT64_MAX - right ? INT64_MAX : left + right);
+  }
+  lengths.push_back(static_cast<std::int64_t>(kEndOfText.size()));
+  return lengths;
+}
+
+std::string decode(const Tokenizer& tok, std::span<const std::int32_t> ids,
+                   std::int64_t max_bytes) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i] >= tok.vocab_size()) {
-      throw InputError(fmt::format("id {} at position {} is outside [0, {})", ids[i], i,
-                                   tok.vocab_size()));
+      throw InputError(
+          fmt::format("id {} at position {} is outside [0, {})", ids[i], i, tok.vocab_size()));
     }
   }
-  const std::vector<std::string> pieces = all_token_bytes(tok);
+  const std::vector<std::int64_t> lengths = token_lengths(tok);
+  std::int64_t total = 0;  // counted first: the bytes are built only when they fit
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::int64_t length = lengths[static_cast<std::size_t>(ids[i])];
+    total = total > INT64_MAX - length ? INT64_MAX : total + length;
+    if (total > max_bytes) throw too_long(ids, i, length, total, max_bytes);
+  }
   std::string out;
-  for (const std::int32_t id : ids) out += pieces[static_cast<std::size_t>(id)];
+  out.reserve(static_cast<std::size_t>(total));
+  for (const std::int32_t id : ids) append_token(tok, id, out);
   return out;
 }
 
 std::string merges_text(const Tokenizer& tok) {
   const std::vector<std::string> pieces = all_token_bytes(tok);
-  std::string out = fmt::format("andrea-bpe vocab_size {} merges {}\n", tok.vocab_size(),
-                                tok.merges.size());
+  std::string out =
+      fmt::format("andrea-bpe vocab_size {} merges {}\n", tok.vocab_size(), tok.merges.size());
   for (std::size_t r = 0; r < tok.merges.size(); ++r) {
     const std::size_t id = byte_tokens + r;
     out += fmt::format("{} {} {} # {}\n", id, tok.merges[r].left, tok.merges[r].right,
@@ -330,73 +405,87 @@ std::string merges_text(const Tokenizer& tok) {
   return out;
 }
 
-Tokenizer parse_merges(std::string_view text, std::string_view source) {
-  std::vector<std::string_view> lines;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    lines.push_back(text.substr(at, end - at));
-    at = end + 1;
-  }
-  const auto fail = [&](std::size_t line, const std::string& what) {
+namespace {
+
+// A merges file's refusal: "merges file m.txt: line 3: <what>".
+struct MergesError {
+  std::string_view source;
+  InputError operator()(std::size_t line, const std::string& what) const {
     return InputError(fmt::format("merges file {}: line {}: {}", source, line, what));
-  };
-  // The header.
-  const std::vector<std::string_view> head =
-      lines.empty() ? std::vector<std::string_view>{} : fields_of(lines[0]);
-  std::int64_t vocab_size = 0, merges = 0;
+  }
+};
+
+// The header "andrea-bpe vocab_size V merges M" (line 1): the number of merges M.
+std::int64_t header_merges(std::string_view line, const MergesError& fail) {
+  const std::vector<std::string_view> head = fields_of(line);
   if (head.size() != 5 || head[0] != "andrea-bpe" || head[1] != "vocab_size" ||
-      head[3] != "merges" || !parse_number(head[2], &vocab_size) ||
-      !parse_number(head[4], &merges)) {
+      head[3] != "merges") {
     throw fail(1, "expected the header 'andrea-bpe vocab_size V merges M'");
   }
-  if (merges > max_merges) {
+  const std::int64_t merges = integer_field(head[4], "merges", 1, fail);
+  if (merges < 0 || merges > max_merges) {
     throw fail(1, fmt::format("{} merges is outside [0, {}]", merges, max_merges));
   }
+  const std::int64_t vocab_size = integer_field(head[2], "vocab_size", 1, fail);
   if (vocab_size != byte_tokens + merges + 1) {
     throw fail(1, fmt::format("vocab_size {} is not 256 + {} merges + 1 end-of-text = {}",
                               vocab_size, merges, byte_tokens + merges + 1));
   }
+  return merges;
+}
+
+// The merge on line `number`, "token left right" with an optional " # comment", where
+// `token` must be 256 + the merges read so far (`expected`) and left, right below it.
+Merge merge_line(std::string_view line, std::int64_t expected, std::size_t number,
+                 const MergesError& fail) {
+  const std::vector<std::string_view> fields = fields_of(line.substr(0, line.find(" #")));
+  if (fields.size() != 3) {
+    throw fail(number, fmt::format("expected 'token left right' (three ids), optionally then ' # "
+                                   "comment'; the line holds {} fields",
+                                   fields.size()));
+  }
+  const std::int64_t id = integer_field(fields[0], "token", number, fail);
+  if (id != expected) {
+    throw fail(number, fmt::format("token {} is out of order: token {} comes next", id, expected));
+  }
+  const auto part = [&](std::string_view text, std::string_view name) {
+    const std::int64_t value = integer_field(text, name, number, fail);
+    if (value < 0 || value >= expected) {
+      throw fail(number, fmt::format("token {} is outside [0, {}){}", value, expected,
+                                     value < 0 ? "" : ": not yet defined"));
+    }
+    return static_cast<std::int32_t>(value);
+  };
+  return {part(fields[1], "left"), part(fields[2], "right")};
+}
+
+}  // namespace
+
+Tokenizer parse_merges(std::string_view text, std::string_view source) {
+  const MergesError fail{source};
+  const std::vector<std::string_view> lines = lines_of(text, fail);
+  const std::int64_t merges = header_merges(lines.empty() ? "" : lines[0], fail);
   Tokenizer tok;
   tok.merges.reserve(static_cast<std::size_t>(merges));
-  std::unordered_map<std::uint64_t, std::size_t> first_line;
-  std::size_t number = 1;
+  std::unordered_map<std::uint64_t, std::size_t> first_line;  // each pair's line
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    number = i + 1;
-    std::string_view line = lines[i];
-    if (i + 1 == lines.size() && line.empty()) break;  // the last newline
-    const std::size_t comment = line.find(" #");
-    if (comment != std::string_view::npos) line = line.substr(0, comment);
-    const std::vector<std::string_view> fields = fields_of(line);
-    const auto expected = static_cast<std::int64_t>(byte_tokens + tok.merges.size());
+    if (i + 1 == lines.size() && lines[i].empty()) break;  // a blank last line
     if (static_cast<std::int64_t>(tok.merges.size()) == merges) {
-      throw fail(number, fmt::format("more merge lines than the {} the header says", merges));
+      throw fail(i + 1, fmt::format("more merge lines than the {} the header says", merges));
     }
-    std::int64_t id = 0, left = 0, right = 0;
-    if (fields.size() != 3 || !parse_number(fields[0], &id) || !parse_number(fields[1], &left) ||
-        !parse_number(fields[2], &right)) {
-      throw fail(number, "expected 'token left right' (three ids), optionally then ' # comment'");
-    }
-    if (id != expected) {
-      throw fail(number, fmt::format("token {} is out of order: token {} comes next", id, expected));
-    }
-    for (const std::int64_t part : {left, right}) {
-      if (part >= expected) {
-        throw fail(number, fmt::format("token {} is outside [0, {}): not yet defined", part,
-                                       expected));
-      }
-    }
-    const auto [it, fresh] = first_line.emplace(
-        key_of(static_cast<std::int32_t>(left), static_cast<std::int32_t>(right)), number);
+    const Merge m = merge_line(lines[i], byte_tokens + static_cast<std::int64_t>(tok.merges.size()),
+                               i + 1, fail);
+    const auto [it, fresh] = first_line.emplace(key_of(m.left, m.right), i + 1);
     if (!fresh) {
-      throw fail(number, fmt::format("the pair ({}, {}) is merged already on line {}", left,
-                                     right, it->second));
+      throw fail(i + 1, fmt::format("the pair ({}, {}) is merged already on line {}", m.left,
+                                    m.right, it->second));
     }
-    tok.merges.push_back({static_cast<std::int32_t>(left), static_cast<std::int32_t>(right)});
+    tok.merges.push_back(m);
   }
   if (static_cast<std::int64_t>(tok.merges.size()) != merges) {
     throw fail(tok.merges.size() + 2,
                fmt::format("the file ends after {} merges; the header says {} (truncated?)",
-                                   tok.merges.size(), merges));
+                           tok.merges.size(), merges));
   }
   return tok;
 }

@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/input_file.hpp"
+
 namespace andrea::tokenizer {
 
 /// The ids 0-255 are the byte values.
@@ -47,7 +49,9 @@ struct Merge {
 /// The merges, in rank order; V = 256 + merges.size() + 1 (the end-of-text token).
 struct Tokenizer {
   std::vector<Merge> merges;
-  std::int32_t vocab_size() const { return byte_tokens + static_cast<std::int32_t>(merges.size()) + 1; }
+  std::int32_t vocab_size() const {
+    return byte_tokens + static_cast<std::int32_t>(merges.size()) + 1;
+  }
   std::int32_t end_of_text() const { return vocab_size() - 1; }
 };
 
@@ -77,9 +81,22 @@ std::vector<std::int32_t> encode(const Tokenizer& tok, std::string_view bytes);
 /// outside [0, V).
 std::string token_bytes(const Tokenizer& tok, std::int32_t id);
 
-/// The concatenated bytes of `ids`. Throws andrea::InputError naming the first id outside
-/// [0, V), its position and the bound ("id 8449 at position 3 is outside [0, 8449)").
-std::string decode(const Tokenizer& tok, std::span<const std::int32_t> ids);
+/// The length in bytes of every token, ids 0 .. V-1, without building one: merges may
+/// double a length each time (40 merges: a token of 2^40 bytes), so a length past INT64_MAX
+/// is counted as INT64_MAX.
+std::vector<std::int64_t> token_lengths(const Tokenizer& tok);
+
+/// The most bytes decode() builds: what a file read whole may hold (256 MiB), so that any
+/// text `tokenize --file` reads decodes back.
+inline constexpr auto max_decoded_bytes = static_cast<std::int64_t>(max_text_file_bytes);
+
+/// The concatenated bytes of `ids`, counted (token_lengths) before they are built. Throws
+/// andrea::InputError naming the first id outside [0, V), its position and the bound ("id
+/// 8449 at position 3 is outside [0, 8449)"), or, when the bytes would pass max_bytes, the
+/// token that alone passes it ("token 295 at position 0 decodes to 1,099,511,627,776 bytes,
+/// more than the 268,435,456 bytes ...") or the count of ids that together do.
+std::string decode(const Tokenizer& tok, std::span<const std::int32_t> ids,
+                   std::int64_t max_bytes = max_decoded_bytes);
 
 /// The merges file (docs/cli.md, "The tokenizer"):
 ///   line 1:   "andrea-bpe vocab_size 8449 merges 8192"

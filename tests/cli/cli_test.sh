@@ -134,7 +134,7 @@ truncate -s 4G "$tmp/huge.bin"
 expect_error huge-bin-whole "ids file '$tmp/huge.bin' holds 2147483648 ids from --offset 0, more than the 1024 a sequence may have" --ids-file "$tmp/huge.bin"
 expect_ok huge-bin-window "3 token ids from $tmp/huge.bin \(raw uint16, offset 2147483000\): \[0, 0, 0\]" "${ones[@]}" --ids-file "$tmp/huge.bin" --offset 2147483000 --length 3
 truncate -s 4G "$tmp/huge.txt"   # 4 GiB of NUL read as text: entry 1 is refused after one chunk
-expect_error huge-text "$tmp/huge.txt: entry 1 '????????????????????????' is not a token id" --ids-file "$tmp/huge.txt"
+expect_error huge-text "$tmp/huge.txt: entry 1 '????????????????????????...' is at least 65536 characters long, more than the 64 a token id may have" --ids-file "$tmp/huge.txt"
 seq 1 2000 >"$tmp/long.txt"
 expect_error text-past-T "ids file '$tmp/long.txt' holds more than 1024 ids from --offset 0" --ids-file "$tmp/long.txt"
 expect_ok text-window "\[1990, 1991\]" --ids-file "$tmp/long.txt" --offset 1989 --length 2

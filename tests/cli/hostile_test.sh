@@ -193,5 +193,39 @@ embed similar-svg-65-words "65 words: similar compares at most 64" similar --wei
 embed neighbors-k "-k 1001 is outside [1, 1000]" neighbors --weights "$tmp/w.safetensors" -k 1001 cat
 accept similar-64-words "cat" "$exe" similar --weights "$tmp/w.safetensors" $(printf 'cat %.0s' $(seq 1 64))
 
+# --- 11. Writes to standard output are checked, the close too: exit 1 and the reason (issue 42).
+# write_fails NAME COMMAND... : to /dev/full, then with standard output closed
+write_fails() {
+  local name=$1 rc; shift
+  timeout 30 "$@" >/dev/full 2>"$tmp/err" </dev/null; rc=$?
+  [ "$rc" -eq 1 ] && grep -Fq "cannot write standard output: No space left on device" "$tmp/err" ||
+    fail "$name > /dev/full: exit $rc ($(head -c 300 "$tmp/err"))"
+  timeout 30 "$@" >&- 2>"$tmp/err" </dev/null; rc=$?
+  [ "$rc" -eq 1 ] && grep -Fq "cannot write standard output: Bad file descriptor" "$tmp/err" ||
+    fail "$name >&-: exit $rc ($(head -c 300 "$tmp/err"))"
+}
+write_fails forward-pass "$exe" --weights "$tmp/ok.st" --ids 0
+write_fails similar "$exe" similar --weights "$tmp/w.safetensors" cat dog
+write_fails help "$exe" --help
+if [ -n "$parallel" ]; then
+  write_fails parallel env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    ASAN_OPTIONS=detect_leaks=0 "$parallel" --length 8
+  # An option naming a rank that does not exist tests nothing: refused with the ranks there are.
+  mpi bad-id-rank "--bad-id-on-rank 1 is outside [-1, 0] (1 rank)" --bad-id-on-rank 1 --length 8
+  mpi bad-id-rank-max "--bad-id-on-rank 2147483647 is outside [-1, 0]" --bad-id-on-rank 2147483647
+fi
+# A value too long to be an id is shown with its length and the bound, never cut to look valid.
+embed ids-long-zeros "entry 1 '000000000000000000000000...' is 65 characters long, more than the 64 a token id may have" \
+  --ids "$(printf '0%.0s' $(seq 64))1"
+printf '1 %s\n' "$(printf '9%.0s' $(seq 70))" >"$tmp/long.txt"
+embed ids-file-long "entry 2 '999999999999999999999999...' is 70 characters long" --ids-file "$tmp/long.txt"
+embed ids-big "entry 1 '99999999999999999999' is not a token id" --ids 99999999999999999999
+# A file option given empty is refused, as --weights "" and --out "" are: never "the default".
+embed train-pairs-empty "--pairs needs a file name" train --pairs ""
+embed train-corpus-empty "--corpus needs a file name" train --corpus ""
+embed train-out-empty "--out needs a file name" train --out ""
+embed similar-svg-empty "--svg needs a file name" similar --weights "$tmp/w.safetensors" --svg "" cat
+embed neighbors-weights-empty "--weights needs a file name" neighbors --weights "" cat
+
 echo "hostile: $failures failure(s)"
 [ "$failures" -eq 0 ]

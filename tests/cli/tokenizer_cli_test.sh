@@ -68,6 +68,48 @@ printf 'ab ab ab cd' >"$tmp/few.txt"
 expect_error "too few pairs" "after 4 merges no adjacent pair is left in the corpus; 5 merges asked" tokenizer train --corpus "$tmp/few.txt" --merges 5 --out "$tmp/out/m.txt"
 expect_error "merges bound" "--merges 1000001 is outside [0, 1000000]" tokenizer train --corpus "$tmp/corpus.txt" --merges 1000001 --out "$tmp/out/m.txt"
 
+# Issue 42. Every write to standard output is checked, its close too: exit 1 and the reason.
+# write_fails NAME ARGS... : to /dev/full, and with standard output closed
+write_fails() {
+  local name=$1 rc; shift
+  "$exe" "$@" >/dev/full 2>"$tmp/err" <"${stdin:-/dev/null}"; rc=$?
+  [ "$rc" -eq 1 ] && grep -Fq "cannot write standard output: No space left on device" "$tmp/err" ||
+    fail "$name > /dev/full: exit $rc ($(cat "$tmp/err"))"
+  "$exe" "$@" >&- 2>"$tmp/err" <"${stdin:-/dev/null}"; rc=$?
+  [ "$rc" -eq 1 ] && grep -Fq "cannot write standard output: Bad file descriptor" "$tmp/err" ||
+    fail "$name >&-: exit $rc ($(cat "$tmp/err"))"
+}
+write_fails tokenize tokenize "the cat"
+write_fails "tokenize --pieces" tokenize --pieces "the cat"
+write_fails detokenize detokenize 386 1470
+yes 386 | head -n 400000 >"$tmp/many.txt"  # 1.2 MB of output ('the'): fails while it is written
+stdin="$tmp/many.txt" write_fails "detokenize 1 MiB" detokenize
+write_fails "tokenizer train" tokenizer train --corpus "$tmp/corpus.txt" --merges 4 --out "$tmp/m2.txt"
+write_fails --help tokenize --help
+# Standard input is read as a file is: read errors named, 256 MiB at most.
+"$exe" detokenize <&- >"$tmp/stdout" 2>"$tmp/err"; rc=$?
+[ "$rc" -eq 2 ] && grep -Fq "cannot read standard input: Bad file descriptor" "$tmp/err" || fail "detokenize <&-: exit $rc ($(cat "$tmp/err"))"
+stdin=/tmp expect_error "detokenize < folder" "cannot read standard input: Is a directory" detokenize
+stdin=/dev/zero expect_error "detokenize endless stdin" "standard input is larger than 268435456 bytes, the most it may hold" detokenize
+# Outputs whose size follows from the input are counted first: 40 merges doubling a token.
+{ printf 'andrea-bpe vocab_size 297 merges 40\n256 97 97\n'; for i in $(seq 257 295); do echo "$i $((i - 1)) $((i - 1))"; done; } >"$tmp/doubling.txt"
+expect_error "detokenize 2^40 bytes" "token 295 at position 1 decodes to 1,099,511,627,776 bytes, more than the 268,435,456 bytes a decoded text may hold" \
+  detokenize --merges-file "$tmp/doubling.txt" 1 295
+[ "$("$exe" detokenize --merges-file "$tmp/doubling.txt" 258 2>&1)" = aaaaaaaa ] || fail "doubling: token 258"
+# A file option given empty is refused, never read as the default.
+expect_error "merges-file empty" "--merges-file needs a file name" tokenize --merges-file "" hi
+expect_error "detokenize merges-file empty" "--merges-file needs a file name" detokenize --merges-file "" 1
+expect_error "tokenize file empty" "--file needs a file name" tokenize --file ""
+expect_error "train out empty" "--out needs a file name" tokenizer train --corpus "$tmp/corpus.txt" --out ""
+expect_error "corpus empty" "--corpus needs a file name" tokenizer corpus --corpus "" --out "$tmp/out/c.txt"
+# A merges file's bad value is named; a CRLF line end is said.
+printf 'andrea-bpe vocab_size 258 merges 1\n256 -1 110\n' >"$tmp/neg.txt"
+expect_error "merges negative id" "line 2: token -1 is outside [0, 256)" tokenize --merges-file "$tmp/neg.txt" hi
+printf 'andrea-bpe vocab_size 255 merges -2\n' >"$tmp/negm.txt"
+expect_error "merges negative count" "line 1: -2 merges is outside [0, 1000000]" tokenize --merges-file "$tmp/negm.txt" hi
+sed 's/$/\r/' "$tmp/m.txt" >"$tmp/crlf.txt"
+expect_error "merges CRLF" "line 1: it ends in '\\r' (a CRLF line end" tokenize --merges-file "$tmp/crlf.txt" hi
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"
   exit 1

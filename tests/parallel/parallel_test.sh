@@ -7,7 +7,8 @@
 #       bad-id      id 8,449 (inside the padding, outside the real V): exit 2, every rank
 #                   names it, none is left in a collective (the test's timeout would fire)
 #       lone-bad-id only rank 1 gets a bad id (--bad-id-on-rank 1): it reports it, the other
-#                   ranks learn it from the vote and stop too; exit 2, no hang
+#                   ranks learn it from the vote and stop too; exit 2, no hang; a rank R
+#                   that does not exist (R = np) is refused, exit 2
 #       refused     V = 300 on 4 ranks leaves rank 3 only padding: exit 2, every rank says why
 #       disagree    an MPMD launch, rank 0 given --length 16 and the others --length 32 (then
 #                   --batch 1 and 2): exit 2 before any collective of the step, the ranks
@@ -82,6 +83,10 @@ case $case in
     for ((r = 0; r < np; r++)); do
       [ "$r" = 1 ] || grep -Fq "rank $r: stopping: another rank failed this step" "$err" || fail "rank $r did not stop"
     done
+    run --ids 5,6,7 --bad-id-on-rank "$np"  # no such rank: refused, not ignored (issue 42)
+    status=$?
+    [ "$status" = 2 ] || fail "--bad-id-on-rank $np: exit status $status, expected 2"
+    every_rank "--bad-id-on-rank $np is outside [-1, $((np - 1))] ($np ranks)"
     ;;
   refused)
     run --vocab-size 300
