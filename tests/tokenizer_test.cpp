@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -86,6 +87,77 @@ TEST(Train, ChunksWeightedAndNoMergeAcrossThem) {
             "after 4 merges no adjacent pair is left in the corpus; 5 merges asked (a larger "
             "corpus, or fewer --merges)");
   EXPECT_THAT(error_of([] { train("ab", -1); }), HasSubstr("-1 merges is outside [0, 1000000]"));
+}
+
+// Runs of one byte: overlapping pairs count ("aaaaa" holds (a, a) four times) and a merge
+// takes them left to right ("aaaaa" -> [256 256 a]).
+// "aaaaa" 2: (a, a) 4 -> 256; (256, 256) and (256, a) count 1, the smaller (256, 97) -> 257.
+// "aaaa aaa" 3: (a, a) 3 + 2 -> 256: [256 256], [' ' 256 a]; three pairs of count 1, the
+// smallest (' ', 256) -> 257: [257 a]; then (256, 256) -> 258.
+TEST(Train, RunsOfOneByteOverlap) {
+  EXPECT_THAT(train("aaaaa", 2).merges, ElementsAre(Merge{97, 97}, Merge{256, 97}));
+  EXPECT_THAT(train("aaaa aaa", 3).merges,
+              ElementsAre(Merge{97, 97}, Merge{32, 256}, Merge{256, 256}));
+  EXPECT_EQ(error_of([] { train("aaaa", 3); }),
+            "after 2 merges no adjacent pair is left in the corpus; 3 merges asked (a larger "
+            "corpus, or fewer --merges)");
+}
+
+// The rules at the top of tokenizer/bpe.hpp, as plainly as they read: every merge recounts
+// every pair of every chunk (quadratic, fine for a few dozen bytes).
+std::vector<Merge> recounting_train(std::string_view corpus, int merges) {
+  std::vector<std::vector<std::int32_t>> chunks;
+  for (const std::string_view c : pre_split(corpus)) {
+    chunks.emplace_back();
+    for (const char b : c) chunks.back().push_back(static_cast<unsigned char>(b));
+  }
+  std::vector<Merge> out;
+  for (int r = 0; r < merges; ++r) {
+    std::map<std::pair<std::int32_t, std::int32_t>, int> counts;  // ordered (left, right)
+    for (const auto& c : chunks) {
+      for (std::size_t i = 0; i + 1 < c.size(); ++i) ++counts[{c[i], c[i + 1]}];
+    }
+    if (counts.empty()) break;
+    auto best = counts.begin();  // the first of the highest count: the smallest pair
+    for (auto it = counts.begin(); it != counts.end(); ++it) {
+      if (it->second > best->second) best = it;
+    }
+    const auto [left, right] = best->first;
+    out.push_back({left, right});
+    for (auto& c : chunks) {
+      std::vector<std::int32_t> merged;
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        const bool hit = i + 1 < c.size() && c[i] == left && c[i + 1] == right;
+        merged.push_back(hit ? 256 + r : c[i]);
+        if (hit) ++i;
+      }
+      c = std::move(merged);
+    }
+  }
+  return out;
+}
+
+// The incremental trainer against the recounting one on 300 small pseudo-random corpora
+// (fixed seed): runs of one letter, few letters, spaces and punctuation, so that ties,
+// overlaps and repeated chunks are common. Each trains until its pairs run out.
+TEST(Train, SameMergesAsRecountingEveryPair) {
+  std::mt19937 rng(43);
+  const std::vector<std::string> alphabets = {"a", "ab", "aab ", "ab  c1", "abcdefghij", "a b.a"};
+  for (int t = 0; t < 300; ++t) {
+    const std::string& alpha = alphabets[rng() % alphabets.size()];
+    std::string corpus;
+    const std::size_t length = 1 + rng() % 40;
+    while (corpus.size() < length) {
+      const char letter = alpha[rng() % alpha.size()];
+      const std::size_t run = rng() % 3 == 0 ? 1 + rng() % 8 : 1;  // a run of one letter
+      corpus.append(run, letter);
+    }
+    const std::vector<Merge> expected = recounting_train(corpus, 1000);
+    SCOPED_TRACE("corpus '" + corpus + "'");
+    EXPECT_EQ(train(corpus, static_cast<std::int64_t>(expected.size())).merges, expected);
+    EXPECT_THAT(error_of([&] { train(corpus, static_cast<std::int64_t>(expected.size()) + 1); }),
+                HasSubstr("after " + std::to_string(expected.size()) + " merges no adjacent pair"));
+  }
 }
 
 // Encoding merges the lowest rank first, left to right, whatever the order of the bytes.

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <functional>
 #include <optional>
-#include <queue>
 #include <sstream>
 #include <unordered_map>
 
@@ -47,29 +46,8 @@ std::uint64_t key_of(std::int32_t left, std::int32_t right) {
 std::int32_t left_of(std::uint64_t key) { return static_cast<std::int32_t>(key >> 32); }
 std::int32_t right_of(std::uint64_t key) { return static_cast<std::int32_t>(key & 0xffffffffu); }
 
-// Replaces each (left, right) of `ids` by `token`, left to right, without overlaps.
-void apply_merge(std::vector<std::int32_t>& ids, std::int32_t left, std::int32_t right,
-                 std::int32_t token) {
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < ids.size(); ++out) {
-    if (i + 1 < ids.size() && ids[i] == left && ids[i + 1] == right) {
-      ids[out] = token;
-      i += 2;
-    } else {
-      ids[out] = ids[i];
-      i += 1;
-    }
-  }
-  ids.resize(out);
-}
-
-// One distinct chunk of the corpus during training: its ids so far and how often it occurs.
-struct Word {
-  std::vector<std::int32_t> ids;
-  std::int64_t count = 0;
-};
-
-// A candidate in the queue of pairs: the count it had when pushed (stale once it changed).
+// A candidate in the queue of pairs: a count the pair had (it may have fallen since) and the
+// pair.
 struct Candidate {
   std::int64_t count;
   std::uint64_t key;
@@ -81,46 +59,166 @@ struct Later {
   }
 };
 
-// The table of pair counts, and the queue that picks the next merge.
-class PairTable {
- public:
-  void add(const Word& w, std::int64_t sign, std::vector<std::uint64_t>& changed) {
-    for (std::size_t i = 0; i + 1 < w.ids.size(); ++i) {
-      const std::uint64_t key = key_of(w.ids[i], w.ids[i + 1]);
-      counts_[key] += sign * w.count;
-      changed.push_back(key);
-    }
-  }
-  void push(const std::vector<std::uint64_t>& keys) {
-    for (const std::uint64_t key : keys) {
-      const std::int64_t count = counts_[key];
-      if (count > 0) queue_.push({count, key});
-    }
-  }
-  // The pair of highest count (ties: smallest (left, right)); false when none is left.
-  bool best(std::uint64_t* key) {
-    while (!queue_.empty()) {
-      const Candidate top = queue_.top();
-      queue_.pop();
-      const auto it = counts_.find(top.key);
-      if (it != counts_.end() && it->second == top.count && top.count > 0) {
-        *key = top.key;
-        return true;
-      }
-    }
-    return false;
-  }
-
- private:
-  std::unordered_map<std::uint64_t, std::int64_t> counts_;
-  std::priority_queue<Candidate, std::vector<Candidate>, Later> queue_;
+// A pair during training: its count (weighted, over every chunk) and the positions where it
+// may occur (an occurrence starts there; entries go stale when a merge changes a neighbour,
+// and are checked when the pair is merged).
+struct PairSlot {
+  std::int64_t count = 0;
+  std::vector<std::int32_t> at;
 };
 
-bool holds_pair(const std::vector<std::int32_t>& ids, std::int32_t left, std::int32_t right) {
-  for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
-    if (ids[i] == left && ids[i + 1] == right) return true;
+// The trainer's state: the distinct chunks laid end to end as doubly linked lists of tokens
+// (one list a chunk; a merge unlinks the right token of each occurrence, so a position keeps
+// its index and positions stay in text order), the pairs, and the queue that picks the next
+// merge. The queue is lazy: a pair's count only falls between its pushes, so an entry whose
+// count is above the pair's count is pushed again with the count it has now when it reaches
+// the top, and one whose pair is gone is dropped.
+class Trainer {
+ public:
+  explicit Trainer(std::string_view corpus);
+  // The pair of highest count (ties: smallest (left, right)); false when none is left.
+  bool best(std::uint64_t* key);
+  // Replaces every occurrence of `key`, left to right in each chunk, without overlaps, by
+  // `token` (a new id), and updates the counts of the pairs beside each occurrence.
+  void merge(std::uint64_t key, std::int32_t token);
+
+ private:
+  void add_chunk(std::string_view chunk, std::int64_t count);
+  void merge_at(std::int32_t i, std::int32_t token, std::vector<std::uint64_t>& fresh);
+  void add(std::uint64_t key, std::int64_t weight, std::int32_t position);
+  void remove(std::uint64_t key, std::int64_t weight);
+  void push(std::uint64_t key);
+  void compact_queue();
+
+  std::vector<std::int32_t> id_;      // the token at each position; -1 once merged away
+  std::vector<std::int32_t> prev_;    // the previous live position in its chunk, or -1
+  std::vector<std::int32_t> next_;    // the next live position in its chunk, or -1
+  std::vector<std::int64_t> weight_;  // how often the position's chunk occurs
+  std::unordered_map<std::uint64_t, PairSlot> pairs_;  // every pair of count > 0
+  std::vector<Candidate> queue_;                       // a heap ordered by Later
+};
+
+Trainer::Trainer(std::string_view corpus) {
+  // Each distinct chunk once, with how often it occurs.
+  std::unordered_map<std::string_view, std::int64_t> chunk_counts;
+  for (const std::string_view chunk : pre_split(corpus)) ++chunk_counts[chunk];
+  std::size_t positions = 0;
+  for (const auto& [chunk, count] : chunk_counts) positions += chunk.size();
+  if (positions > static_cast<std::size_t>(INT32_MAX)) {
+    throw InputError(fmt::format("the corpus holds {} bytes of distinct chunks, more than {}",
+                                 positions, INT32_MAX));
+  }
+  id_.reserve(positions);
+  prev_.reserve(positions);
+  next_.reserve(positions);
+  weight_.reserve(positions);
+  for (const auto& [chunk, count] : chunk_counts) add_chunk(chunk, count);
+  for (const auto& [key, slot] : pairs_) queue_.push_back({slot.count, key});
+  std::make_heap(queue_.begin(), queue_.end(), Later{});
+}
+
+// Appends the chunk's bytes as one linked list, and counts its pairs.
+void Trainer::add_chunk(std::string_view chunk, std::int64_t count) {
+  const auto first = static_cast<std::int32_t>(id_.size());
+  for (std::size_t k = 0; k < chunk.size(); ++k) {
+    const auto i = static_cast<std::int32_t>(first + k);
+    id_.push_back(static_cast<unsigned char>(chunk[k]));
+    prev_.push_back(k == 0 ? -1 : i - 1);
+    next_.push_back(k + 1 == chunk.size() ? -1 : i + 1);
+    weight_.push_back(count);
+    if (k > 0) add(key_of(id_[i - 1], id_[i]), count, i - 1);
+  }
+}
+
+void Trainer::add(std::uint64_t key, std::int64_t weight, std::int32_t position) {
+  PairSlot& slot = pairs_[key];
+  slot.count += weight;
+  slot.at.push_back(position);
+}
+
+// A pair of count 0 is forgotten, with its positions (all stale by then).
+void Trainer::remove(std::uint64_t key, std::int64_t weight) {
+  const auto it = pairs_.find(key);
+  it->second.count -= weight;
+  if (it->second.count == 0) pairs_.erase(it);
+}
+
+void Trainer::push(std::uint64_t key) {
+  const auto it = pairs_.find(key);
+  if (it == pairs_.end()) return;
+  queue_.push_back({it->second.count, key});
+  std::push_heap(queue_.begin(), queue_.end(), Later{});
+}
+
+// Rebuilds the queue from the pairs when stale entries (of pairs gone) outnumber them, so
+// that it never holds more than about twice the live pairs.
+void Trainer::compact_queue() {
+  if (queue_.size() < 1024 || queue_.size() < 2 * pairs_.size()) return;
+  queue_.clear();
+  for (const auto& [key, slot] : pairs_) queue_.push_back({slot.count, key});
+  std::make_heap(queue_.begin(), queue_.end(), Later{});
+}
+
+bool Trainer::best(std::uint64_t* key) {
+  compact_queue();
+  while (!queue_.empty()) {
+    std::pop_heap(queue_.begin(), queue_.end(), Later{});
+    const Candidate top = queue_.back();
+    queue_.pop_back();
+    const auto it = pairs_.find(top.key);
+    if (it == pairs_.end()) continue;  // the pair is gone
+    if (it->second.count == top.count) {
+      *key = top.key;
+      return true;
+    }
+    push(top.key);  // its count fell since: queued again at the count it has now
   }
   return false;
+}
+
+void Trainer::merge(std::uint64_t key, std::int32_t token) {
+  std::vector<std::int32_t> at = std::move(pairs_.at(key).at);
+  std::sort(at.begin(), at.end());  // text order: left to right in each chunk
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  std::vector<std::uint64_t> fresh;  // the new pairs, each holding `token`
+  const std::int32_t left = left_of(key), right = right_of(key);
+  for (const std::int32_t i : at) {
+    // An occurrence still there (not overlapping one just merged, not changed since).
+    const std::int32_t j = next_[static_cast<std::size_t>(i)];
+    if (id_[static_cast<std::size_t>(i)] == left && j >= 0 &&
+        id_[static_cast<std::size_t>(j)] == right) {
+      merge_at(i, token, fresh);
+    }
+  }
+  std::sort(fresh.begin(), fresh.end());
+  fresh.erase(std::unique(fresh.begin(), fresh.end()), fresh.end());
+  for (const std::uint64_t k : fresh) push(k);
+}
+
+// Merges the occurrence at position i (tokens at i and next_[i]) into `token`: the pair and
+// its two neighbouring pairs lose the chunk's weight, the two new neighbouring pairs gain it.
+void Trainer::merge_at(std::int32_t i, std::int32_t token, std::vector<std::uint64_t>& fresh) {
+  const auto ui = static_cast<std::size_t>(i);
+  const auto uj = static_cast<std::size_t>(next_[ui]);
+  const std::int32_t p = prev_[ui], n = next_[uj];
+  const std::int64_t w = weight_[ui];
+  remove(key_of(id_[ui], id_[uj]), w);
+  if (p >= 0) {
+    const std::int32_t before = id_[static_cast<std::size_t>(p)];
+    remove(key_of(before, id_[ui]), w);
+    add(key_of(before, token), w, p);
+    fresh.push_back(key_of(before, token));
+  }
+  if (n >= 0) {
+    const std::int32_t after = id_[static_cast<std::size_t>(n)];
+    remove(key_of(id_[uj], after), w);
+    add(key_of(token, after), w, i);
+    fresh.push_back(key_of(token, after));
+    prev_[static_cast<std::size_t>(n)] = i;
+  }
+  id_[ui] = token;
+  id_[uj] = -1;
+  next_[ui] = n;
 }
 
 // The new token's bytes for the merges file's comment: '!'..'~' as they are (but '\'),
@@ -255,65 +353,19 @@ Tokenizer train(std::string_view corpus, std::int64_t merges) {
   if (merges < 0 || merges > max_merges) {
     throw InputError(fmt::format("{} merges is outside [0, {}]", merges, max_merges));
   }
-  // Each distinct chunk once, with how often it occurs.
-  std::unordered_map<std::string_view, std::int64_t> chunk_counts;
-  for (const std::string_view chunk : pre_split(corpus)) ++chunk_counts[chunk];
-  std::vector<Word> words;
-  words.reserve(chunk_counts.size());
-  for (const auto& [chunk, count] : chunk_counts) {
-    Word w;
-    w.ids.assign(chunk.begin(), chunk.end());
-    for (std::int32_t& id : w.ids) id = static_cast<unsigned char>(id);
-    w.count = count;
-    words.push_back(std::move(w));
-  }
-  // The pair counts, and for each pair the words it may occur in (a word is listed again
-  // when a merge gives it a new pair; stale entries are skipped).
-  PairTable table;
-  std::unordered_map<std::uint64_t, std::vector<std::int32_t>> where;
-  std::vector<std::uint64_t> changed;
-  for (std::size_t w = 0; w < words.size(); ++w) {
-    table.add(words[w], +1, changed);
-    for (std::size_t i = 0; i + 1 < words[w].ids.size(); ++i) {
-      where[key_of(words[w].ids[i], words[w].ids[i + 1])].push_back(static_cast<std::int32_t>(w));
-    }
-  }
-  std::sort(changed.begin(), changed.end());
-  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
-  table.push(changed);
-
+  Trainer trainer(corpus);
   Tokenizer tok;
-  std::vector<std::int64_t> seen(words.size(), -1);  // the last merge that updated each word
+  tok.merges.reserve(static_cast<std::size_t>(merges));
   for (std::int64_t r = 0; r < merges; ++r) {
     std::uint64_t key = 0;
-    if (!table.best(&key)) {
+    if (!trainer.best(&key)) {
       throw InputError(fmt::format(
           "after {} merges no adjacent pair is left in the corpus; {} merges asked (a larger "
           "corpus, or fewer --merges)",
           r, merges));
     }
-    const std::int32_t left = left_of(key), right = right_of(key);
-    const auto token = static_cast<std::int32_t>(byte_tokens + r);
-    tok.merges.push_back({left, right});
-    changed.clear();
-    const std::vector<std::int32_t> candidates = std::move(where[key]);
-    where.erase(key);
-    for (const std::int32_t w : candidates) {
-      Word& word = words[static_cast<std::size_t>(w)];
-      if (seen[static_cast<std::size_t>(w)] == r || !holds_pair(word.ids, left, right)) continue;
-      seen[static_cast<std::size_t>(w)] = r;
-      table.add(word, -1, changed);  // the word's pairs before the merge ...
-      apply_merge(word.ids, left, right, token);
-      table.add(word, +1, changed);  // ... and after
-      for (std::size_t i = 0; i + 1 < word.ids.size(); ++i) {
-        if (word.ids[i] == token || word.ids[i + 1] == token) {
-          where[key_of(word.ids[i], word.ids[i + 1])].push_back(w);
-        }
-      }
-    }
-    std::sort(changed.begin(), changed.end());
-    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
-    table.push(changed);
+    tok.merges.push_back({left_of(key), right_of(key)});
+    trainer.merge(key, static_cast<std::int32_t>(byte_tokens + r));
   }
   return tok;
 }
