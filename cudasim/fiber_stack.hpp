@@ -39,6 +39,7 @@ class StackPool {
 
  private:
   std::vector<boost::context::stack_context> free_;
+  std::size_t made_ = 0;  // stacks mapped so far: the next one's cache colour (fiber_stack.cpp)
 };
 
 /// Boost's stack-allocator interface for a fiber built on a stack from a pool: when the fiber
