@@ -13,7 +13,6 @@
 #include <utility>
 
 namespace cudasim::detail {
-namespace ctx = boost::context;
 
 namespace {
 
@@ -193,12 +192,18 @@ Block::Block() {
   prepare_fault_handling();
 }
 
-// Wakes every sleeping fiber one last time so that it returns and gives its stack back.
+// Wakes every sleeping fiber one last time so that it returns, and gives its stack back.
 Block::~Block() {
   quitting_ = true;
+  t_block = this;  // for fiber_entry, if a fiber made after a crash has never run
   for (unsigned i = 0; i < threads_.size(); ++i) {
-    if (threads_[i].fiber) switch_to(i);
+    switch_to(i);
+    boost::context::stack_context stack;
+    stack.size = kStackSize;
+    stack.sp = static_cast<char*>(const_cast<void*>(threads_[i].stack_bottom)) + kStackSize;
+    stacks_.give(stack);
   }
+  t_block = nullptr;
 }
 
 bool Block::inside_kernel() { return t_block != nullptr && t_block->running_ != kScheduler; }
@@ -254,9 +259,8 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   }
   if (!error_.empty()) abandon();
   for (const unsigned i : crashed_) {
-    // The old fiber cannot be resumed nor unwound: keep its handle (and stack) forever.
-    static auto* const graveyard = new std::vector<ctx::fiber>;
-    graveyard->push_back(std::move(threads_[i].fiber));
+    // The old fiber cannot be resumed nor unwound: its stack, with the faulting frame on it,
+    // is never given back to the pool.
     new_fiber(i);
   }
   crashed_.clear();
@@ -265,18 +269,12 @@ std::string Block::run(const LaunchInfo& launch, uint3 index) {
   return error_;
 }
 
+// Nothing runs on the new stack until the block first switches to it (fiber_entry, below).
 void Block::new_fiber(unsigned i) {
   const auto stack = stacks_.take();
   SimThread& t = threads_[i];
   t.stack_bottom = detail::stack_bottom(stack);
-  // Boost's constructor runs the first lines of the fiber on the new stack and comes back. ASan
-  // is told (as a switch from this stack to itself) so that it keeps no frame of them.
-  void* fake_stack = nullptr;
-  asan_leave(&fake_stack, os_stack_bottom_, os_stack_size_);
-  t.fiber = ctx::fiber(std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack),
-                       ReturnToPool{&stacks_},
-                       [this, i](ctx::fiber&& from) { return body(i, std::move(from)); });
-  asan_arrive(fake_stack, nullptr, nullptr);
+  t.context = make_context(stack.sp, stack.size);
 }
 
 const void* Block::running_stack_bottom() {
@@ -297,9 +295,15 @@ void Block::crash_running_thread(const std::string& what) {
   std::abort();  // never resumed
 }
 
+// A new fiber's first function (context.hpp): it runs as the thread the block switched to.
+void fiber_entry() {
+  Block* const block = t_block;
+  block->body(block->running_);
+}
+
 // The life of one fiber: run the kernel as thread i of a block, sleep until the next block.
-ctx::fiber Block::body(unsigned i, ctx::fiber&& from) {
-  arrived(nullptr, std::move(from));
+void Block::body(unsigned i) {
+  asan_arrive(nullptr, nullptr, nullptr);
   while (!quitting_) {
     if (!aborting_) {
       try {
@@ -318,14 +322,14 @@ ctx::fiber Block::body(unsigned i, ctx::fiber&& from) {
     --live_;
     switch_to(aborting_ || !error_.empty() ? kScheduler : next_runnable());
   }
-  prev_ = i;
   running_ = kScheduler;
   asan_leave(nullptr, os_stack_bottom_, os_stack_size_);  // this fiber ends
-  return std::move(scheduler_);
+  switch_context(&threads_[i].context, scheduler_);
+  std::abort();  // never resumed
 }
 
-// Jumps from the running context to `next`. Every context runs this (or body) to hand over,
-// so the one that resumes stores the handle of the one that left: a direct, symmetric switch.
+// Jumps from the running context to `next`. Every context runs this (or body) to hand over:
+// the one that leaves saves itself, so the switch is direct and symmetric, no scheduler between.
 void Block::switch_to(unsigned next) {
   void* fake_stack = nullptr;
   if (next == kScheduler) {
@@ -335,16 +339,10 @@ void Block::switch_to(unsigned next) {
     asan_leave(&fake_stack, t.stack_bottom, kStackSize);
     threadIdx = t.idx;
   }
-  prev_ = running_;
+  Context* const save = running_ == kScheduler ? &scheduler_ : &threads_[running_].context;
   running_ = next;
-  ctx::fiber& target = next == kScheduler ? scheduler_ : threads_[next].fiber;
-  ctx::fiber from = std::move(target).resume();
-  arrived(fake_stack, std::move(from));
-}
-
-inline void Block::arrived(void* fake_stack, ctx::fiber&& from) {
+  switch_context(save, next == kScheduler ? scheduler_ : threads_[next].context);
   asan_arrive(fake_stack, nullptr, nullptr);
-  (prev_ == kScheduler ? scheduler_ : threads_[prev_].fiber) = std::move(from);
 }
 
 inline unsigned Block::next_runnable() {

@@ -9,9 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/context/fiber.hpp>
-
 #include "cudasim/api.hpp"
+#include "cudasim/context.hpp"
 #include "cudasim/device.hpp"
 #include "cudasim/fiber_stack.hpp"
 #include "cudasim/launch.hpp"
@@ -33,9 +32,9 @@ std::string passed_as(const LaunchInfo& launch, std::uintptr_t start, std::size_
 
 enum class Wait : std::uint8_t { none, block_barrier, warp_op, exited };  // none: runnable
 
-/// One CUDA thread: its fiber and what it waits for. One cache line, since every switch reads it.
+/// One CUDA thread: its context and what it waits for. One cache line, since every switch reads it.
 struct alignas(64) SimThread {
-  boost::context::fiber fiber;  // this thread while it is suspended
+  Context context = nullptr;  // this thread while it is suspended
   uint3 idx{};
   Wait wait = Wait::none;
   WarpOp op{};  // for Wait::warp_op: the operation and its operands
@@ -92,12 +91,12 @@ class Block {
                         std::source_location where);
 
  private:
+  friend void fiber_entry();                   // a new fiber's first function: calls body()
   static constexpr unsigned kScheduler = ~0u;  // the OS thread's own context, not a CUDA thread
 
-  boost::context::fiber body(unsigned i, boost::context::fiber&& from);
-  void new_fiber(unsigned i);     // a fresh fiber and stack for thread i
-  void switch_to(unsigned next);  // returns when someone switches back
-  void arrived(void* fake_stack, boost::context::fiber&& from);
+  [[noreturn]] void body(unsigned i);
+  void new_fiber(unsigned i);               // a fresh fiber and stack for thread i
+  void switch_to(unsigned next);            // returns when someone switches back
   unsigned next_runnable();                 // the next thread of this round, or kScheduler
   void wait();                              // the running thread stops at a barrier
   void release();                           // opens a barrier or sets error_
@@ -121,12 +120,11 @@ class Block {
   const LaunchInfo* launch_ = nullptr;
   StackPool stacks_;
   std::vector<SimThread> threads_;    // capacity 1024, never reallocated: fibers refer to it
-  boost::context::fiber scheduler_;   // the OS thread's context while a CUDA thread runs
+  Context scheduler_ = nullptr;       // the OS thread's context while a CUDA thread runs
   unsigned n_ = 0;                    // threads in the current block
   dim3 shape_{0, 0, 0};               // the blockDim that threads_[i].idx was computed for
   unsigned live_ = 0;                 // threads that have not returned
   unsigned running_ = kScheduler;     // who runs now
-  unsigned prev_ = kScheduler;        // who switched to the one running now
   std::vector<unsigned> order_;       // this round's order
   std::size_t cursor_ = 0;            // position in order_
   std::vector<unsigned> at_warp_op_;  // per warp: lanes waiting at a warp operation

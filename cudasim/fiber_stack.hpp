@@ -39,13 +39,7 @@ class StackPool {
 
  private:
   std::vector<boost::context::stack_context> free_;
-};
-
-/// Boost's stack-allocator interface for a fiber built on a stack from a pool: when the fiber
-/// ends, its stack goes back to the pool.
-struct ReturnToPool {
-  StackPool* pool;
-  void deallocate(boost::context::stack_context& stack) noexcept { pool->give(stack); }
+  std::size_t made_ = 0;  // stacks mapped so far: the next one's cache colour (fiber_stack.cpp)
 };
 
 inline const void* stack_bottom(const boost::context::stack_context& s) {
