@@ -9,6 +9,7 @@ namespace {
 
 using andrea::testing::cost_verdict;
 using andrea::testing::CostTarget;
+using andrea::testing::nothing_measured;
 
 // One launch of one warp: `requests` global loads of `sectors` sectors where `needed` would
 // hold their bytes, the lanes `stride` bytes apart.
@@ -27,6 +28,18 @@ TEST(Cost, CoalescedFloat4AndBroadcastLoadsMeetTheTarget) {
   EXPECT_EQ(cost_verdict({loads(1, 4, 4, 4)}, kCoalesced), "");    // in[lane]
   EXPECT_EQ(cost_verdict({loads(1, 16, 16, 16)}, kCoalesced), "");  // float4: 512 bytes
   EXPECT_EQ(cost_verdict({loads(1, 1, 1, 0)}, kCoalesced), "");    // in[0] for every lane
+}
+
+// A host loop beside an empty launch: no global memory moved, so no kernel did the work.
+TEST(Cost, LaunchesThatMoveNoGlobalMemoryMeasureNothing) {
+  EXPECT_EQ(nothing_measured({}), "efficiency: the call launched no kernel to measure");
+  cudasim::LaunchProfile empty;
+  empty.kernel = "k", empty.blocks = 1, empty.threads_per_block = 32;
+  EXPECT_EQ(nothing_measured({empty, empty}),
+            "efficiency: the call's 2 launches read and wrote no global memory: nothing was "
+            "measured, so no kernel did the call's work (a kernel reads its inputs and writes its "
+            "output in global memory)");
+  EXPECT_EQ(nothing_measured({empty, loads(1, 4, 4, 4)}), "");  // one launch did move memory
 }
 
 TEST(Cost, StridedLoadsNameTheWasteTheTargetAndTheStride) {

@@ -61,6 +61,20 @@ inline std::pair<const char*, const cudasim::AccessCounts*> worst_global(
 
 }  // namespace cost
 
+/// "" when the launches moved global memory, else why an efficiency test has nothing to measure:
+/// no launch, or kernels that read and wrote no global memory, which cannot have done the call's
+/// work (a host loop beside an empty launch; a kernel's work always reaches global memory).
+inline std::string nothing_measured(const std::vector<cudasim::LaunchProfile>& launches) {
+  if (launches.empty()) return "efficiency: the call launched no kernel to measure";
+  std::uint64_t requests = 0;
+  for (const auto& p : launches) requests += cudasim::global_requests(p);
+  if (requests != 0) return "";
+  return "efficiency: the call's " + std::to_string(launches.size()) +
+         (launches.size() == 1 ? " launch" : " launches") +
+         " read and wrote no global memory: nothing was measured, so no kernel did the call's "
+         "work (a kernel reads its inputs and writes its output in global memory)";
+}
+
 /// "" when the launches meet the target, else the first figure that misses it, in one line:
 /// "efficiency: kernel 'k' moves 8.0x the sectors its bytes need (32.0 sectors per global load
 /// request where 4.0 would do), target <= 1.25x: neighbouring threads access addresses 3,072

@@ -60,20 +60,27 @@ inline std::optional<std::vector<cudasim::LaunchProfile>> profile_of(
 /// The verdict as googletest reads it: the report shows the line alone, "Actual: false (...)".
 inline ::testing::AssertionResult within_cost(const std::vector<cudasim::LaunchProfile>& launches,
                                               const CostTarget& target) {
-  if (launches.empty())
-    return ::testing::AssertionFailure() << "efficiency: the call launched no kernel to measure";
+  if (const std::string nothing = nothing_measured(launches); !nothing.empty())
+    return ::testing::AssertionFailure() << nothing;
   const std::string verdict = cost_verdict(launches, target);
   if (verdict.empty()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << verdict;
 }
 
 /// Runs `call` under the profile tool and fails the test with cost_verdict()'s line when its
-/// launches miss `target`. Skips (saying why) where nothing is counted.
+/// launches miss `target`. In-process, skips (saying why) where the kernels carry no
+/// instrumentation; through a grade build's runner, whose kernels always carry it, a call that
+/// comes back not profiled fails: the runner's code switched the tool off.
 inline void expect_within_cost(const std::function<void()>& call, const CostTarget& target) {
   const auto launches = profile_of(call);
   if (!launches) {
+#if defined(ANDREA_BACKEND_REMOTE)
+    FAIL() << "efficiency: the call came back not profiled, yet the runner's kernels carry the "
+              "profile tool's instrumentation: the code under test switched the tool off";
+#else
     GTEST_SKIP() << "this program's kernels carry no instrumentation (a _plain program or the "
                     "sanitize preset): the profile tool counts nothing here";
+#endif
   }
   EXPECT_TRUE(within_cost(*launches, target));
 }
