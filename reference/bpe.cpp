@@ -41,8 +41,9 @@ std::uint64_t pair_key(std::int32_t left, std::int32_t right) {
 }
 
 // One chunk by merge rank. The idea (minbpe): find the adjacent pair of lowest rank, merge
-// each of its places, repeat; that rescans the chunk once per merge, quadratic in a long
-// chunk (200 KB of letters without a space: seconds). Here the same result in O(n log n):
+// each of its places, repeat; that rescans the chunk once per merge that applies, the chunk's
+// length times the merges used (lesson 11's README: 411,184 letters where 1,990 merges apply,
+// 2.5 to 3.2 s; this encoder, under 0.2 s). Here the same result in O(n log n):
 // the chunk's tokens as a linked list, and a queue of (rank, position) for every adjacent
 // pair that is a merge, lowest rank first, then leftmost. Merging the pair at `at` makes it
 // one token and queues the two pairs it now forms; a queued pair that a merge has changed

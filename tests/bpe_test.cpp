@@ -2,6 +2,7 @@
 // hand-worked merges and golden/tokenizer.json (golden/tokenizer.py, pure Python), and the
 // adjacent-pair histogram count_pairs on every backend: step 1 with global atomics
 // (CountPairsAtomic, CUDA only), step 2 with a shared-memory histogram per block.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -168,15 +169,60 @@ TEST(DecodeIds, BadInputWritesNothing) {
 }
 #endif  // !ANDREA_BACKEND_CUDA
 
+// A list as the messages below print it: {0, 2, 0}.
+std::string listed(const std::vector<std::int32_t>& values) {
+  std::string text;
+  for (const std::int32_t v : values) text += (text.empty() ? "" : ", ") + std::to_string(v);
+  return "{" + text + "}";
+}
+
+// 4829 as 4,829.
+std::string grouped(std::int64_t value) {
+  std::string digits = std::to_string(value), text;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+    text += digits[i];
+  }
+  return text;
+}
+
+// Bin a * V + b of counts, by its pair and by step 2's tile of 4,096 bins (cuda/bpe.hpp).
+std::string bin_named(std::int64_t bin, std::int64_t vocab_size) {
+  return "bin " + grouped(bin) + " (the pair (" + std::to_string(bin / vocab_size) + ", " +
+         std::to_string(bin % vocab_size) + "), tile " + std::to_string(bin / 4096) + ")";
+}
+
+// The counts after the call against `want`, saying what counts held before it: count_pairs
+// adds to counts, and a bin that no pair hits keeps what it held.
+::testing::AssertionResult counts_are(const std::vector<std::int32_t>& got,
+                                      const std::vector<std::int32_t>& want,
+                                      const std::vector<std::int32_t>& before,
+                                      std::int64_t vocab_size) {
+  if (got == want) return ::testing::AssertionSuccess();
+  std::size_t wrong = 0;
+  while (wrong < got.size() && got[wrong] == want[wrong]) ++wrong;
+  auto failure = ::testing::AssertionFailure()
+                 << bin_named(static_cast<std::int64_t>(wrong), vocab_size) << " holds "
+                 << got[wrong] << ", expected " << want[wrong] << "; counts started as "
+                 << listed(before) << ", not zero";
+  if (before[wrong] != 0 && want[wrong] == before[wrong]) {
+    failure << ", and no pair falls in this bin: count_pairs adds to what counts holds (+=), it "
+               "never zeroes or overwrites it";
+  }
+  return failure << "; counts after the call " << listed(got) << ", expected " << listed(want);
+}
+
 // count_pairs, then (on CUDA) the same checks on step 1's kernel: `fn` is the function tested.
 template <class Fn>
 void hand_worked_pairs(Fn fn) {
   // a b a b -1 b b b, V = 3 with a = 0, b = 1: (0,1) twice, (1,0) once, (1,1) twice; -1 cuts.
+  // counts starts non-zero: bin 8, the pair (2, 2), holds 5, which no pair adds to.
   const std::vector<std::int32_t> ids = {0, 1, 0, 1, -1, 1, 1, 1};
   std::vector<std::int32_t> counts(9, 0);
   counts[8] = 5;  // accumulates
+  const std::vector<std::int32_t> before = counts;
   fn(ids, 3, counts);
-  EXPECT_THAT(counts, ElementsAre(0, 2, 0, 1, 2, 0, 0, 0, 5));
+  EXPECT_TRUE(counts_are(counts, {0, 2, 0, 1, 2, 0, 0, 0, 5}, before, 3));
 }
 
 template <class Fn>
@@ -198,11 +244,19 @@ void one_hot_pair(Fn fn) {
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = i % 2 ? 69 : 68;  // (68, 69), (69, 68)
   std::vector<std::int32_t> counts(static_cast<std::size_t>(v * v), 0);
   fn(ids, v, counts);
-  EXPECT_EQ(counts[68 * 70 + 69], 4500);
-  EXPECT_EQ(counts[69 * 70 + 68], 4500);
+  const auto holds = [&](std::int64_t bin) -> ::testing::AssertionResult {
+    const std::int32_t got = counts[static_cast<std::size_t>(bin)];
+    if (got == 4500) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << bin_named(bin, v) << " holds " << got << ", expected 4,500: the 9,001 ids "
+           << "alternate 68, 69 (V = 70), 4,500 of each pair; V * V = 4,900 bins make 2 tiles "
+           << "of 4,096 (tile 1: bins 4,096 to 4,899), and 9,000 pairs 3 slices of 4,096";
+  };
+  EXPECT_TRUE(holds(68 * v + 69));
+  EXPECT_TRUE(holds(69 * v + 68));
   std::int64_t total = 0;
   for (const std::int32_t c : counts) total += c;
-  EXPECT_EQ(total, 9000);
+  EXPECT_EQ(total, 9000) << "the sum of all bins: one count per pair, 9,000 pairs";
 }
 
 template <class Fn>

@@ -8,7 +8,7 @@
    and the top README's parameter count, equals the value in golden/*.json
    rounded as the README rounds it.
 2. The program: each README block that starts with `$ ./build/apps/andrea-embed ARGS`
-   is run (ANDREA_EMBED is the program, given by ctest) and every line the
+   or `$ ./build-grade/apps/andrea-embed ARGS` (the student's own, the same program) is run (ANDREA_EMBED is the program, given by ctest) and every line the
    block shows must be a line of its output.
 2b. Lesson 9's corpus: when WordNet is installed, the corpus, vocabulary and word counts and
    the untrained cosines the README quotes are those the program gives (a run whose
@@ -150,7 +150,7 @@ def check_program(program: str) -> None:
     for readme in sorted(LESSONS.glob("*/README.md")):
         for block in re.findall(r"```[a-z]*\n(.*?)```", readme.read_text(), re.S):
             lines = block.splitlines()
-            if not lines or not lines[0].startswith("$ ./build/apps/andrea-embed"):
+            if not lines or not re.match(r"\$ \./build(-grade)?/apps/andrea-embed\b", lines[0]):
                 continue
             args = shlex.split(lines[0])[2:]
             run = subprocess.run([program, *args], capture_output=True, text=True, check=False)

@@ -89,8 +89,8 @@ inline std::uint64_t global_needed(const LaunchProfile& p) {
   return p.global_load.needed + p.global_store.needed + p.global_atomic.needed;
 }
 /// The launch in one line, the report's "in short:" line: global requests and their sectors
-/// against what their bytes need, shared-memory requests and bank conflicts, atomics and their
-/// contention, barriers per block, and the bytes moved through L1 (sectors x 32) against each byte
+/// against what their bytes need, shared-memory requests and bank conflicts, atomics (those on
+/// global memory apart) and their contention, barriers per block, and the bytes moved through L1 (sectors x 32) against each byte
 /// once, with the time those bytes take at the memory bandwidth of an H200, an A100 80GB and a T4
 /// (so a kernel whose lanes touch scattered sectors shows a longer time than a coalesced one).
 std::string summary(const LaunchProfile& p);

@@ -157,15 +157,16 @@ void answer(const std::string& request, Writer& out) {
     return;
   }
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
-  // Asked: this call runs with the profile tool too, its reports printed nowhere; run_call
-  // sends the counts back.
+  // Asked: this call runs with the profile tool too, and run_call sends the counts back. Its
+  // reports are printed nowhere, unless the runner has the tool on already (CUDASIM_TOOLS=profile,
+  // grade.py --profile): then an efficiency test's launches are printed like every other.
   const unsigned tools = cudasim::enabled_tools();
-  if (s.profile != 0) {
-    cudasim::set_tools(tools | cudasim::profile);
-    cudasim::set_profile_sink([](const std::string&) {});
-  }
+  const bool silent = s.profile != 0 && (tools & cudasim::profile) == 0;
+  if (s.profile != 0) cudasim::set_tools(tools | cudasim::profile);
+  if (silent) cudasim::set_profile_sink([](const std::string&) {});
   found->second(in, out);
-  if (s.profile != 0) cudasim::set_tools(tools), cudasim::set_profile_sink(nullptr);
+  if (s.profile != 0) cudasim::set_tools(tools);
+  if (silent) cudasim::set_profile_sink(nullptr);
 #else
   found->second(in, out);
 #endif
