@@ -94,12 +94,15 @@ def titles() -> dict:
 
 
 def steps_of(lesson: str) -> list:
-    """A lesson's rows: [[its steps on cpu, cudasim, gpu], ...] (one row per CUDA step)."""
+    """A lesson's rows: [[its steps on cpu, cudasim, gpu], ...], one row per CUDA step; when the
+    CUDA exercise has several steps, the C++ step has a row of its own, first, named for the
+    lesson alone (its points are not one CUDA step's)."""
     entry = next((l for l in manifest() if l["label"] == lesson), {})
     cuda_steps = entry.get("cuda_steps") or [{"name": "", "tests": ""}]
-    rows = []
-    for i, step in enumerate(cuda_steps):
-        rows.append([Step(lesson, "cpu") if i == 0 else None,
+    split = len(cuda_steps) > 1
+    rows = [[Step(lesson, "cpu"), None, None]] if split else []
+    for step in cuda_steps:
+        rows.append([None if split else Step(lesson, "cpu"),
                      Step(lesson, "cudasim", step["name"], step["tests"]),
                      Step(lesson, "gpu", step["name"], step["tests"])])
     return rows
@@ -687,6 +690,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
         public_report.append(report[-1])
     for lesson in lessons:
         rows = steps_of(lesson)
+        cuda_rows = sum(1 for row in rows if row[1] is not None)
         for number, row in enumerate(rows):
             cells, points, worth = [], 0.0, 0.0
             for step in row:
@@ -705,7 +709,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                 hidden_tests = hidden_of(results[lesson][step.backend])
                 shown = [f for f in failures if f[0] not in hidden_tests]
                 if step.backend in POINTS:
-                    step_worth = POINTS[step.backend] / (len(rows) if step.backend != "cpu" else 1)
+                    step_worth = POINTS[step.backend] / (cuda_rows if step.backend != "cpu" else 1)
                     step_points = 0.0 if tampered else step_worth * col.share
                     points, worth = points + step_points, worth + step_worth
                     graded.append({"key": step.key, "name": step_title(step, names),
@@ -721,7 +725,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
             if all(c in ("", "(not graded)") for c in cells):
                 continue
             total, possible = total + points, possible + worth
-            title = names.get(lesson, "") + (f" ({row[1].name})" if row[1].name else "")
+            title = names.get(lesson, "") + (f" ({row[1].name})" if row[1] and row[1].name else "")
             score = f"{points:>4.1f}/{worth:g}" if worth else "     -"
             table.append(f"{lesson} {title:<26} {cells[0]:<18} {cells[1]:<18} {cells[2]:<18} {score}")
     if possible:
