@@ -293,6 +293,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--reuse-base", action="store_true",
                         help="grade with the base build a run with the same --work left (made for "
                              "the same course, -L, --hidden-seed and --test-timeout)")
+    parser.add_argument("--unsafe", action="store_true",
+                        help="grade where bubblewrap cannot make a sandbox (refused otherwise): "
+                             "student code then runs as nobody when grading as root, else as you")
     parser.add_argument("-P", "--parallel", type=int, default=1,
                         help="submissions graded at once, each in its own sandbox and build (1)")
     return parser.parse_args()
@@ -357,8 +360,18 @@ def main() -> int:
         gradebook.write_atomically(out / "grades.csv", gradebook.csv_text([], []))
         return 1
     usable, why_not = sandbox.available()
+    if not usable and not args.unsafe:
+        print(f"no sandbox: {why_not}. Grading runs every student's code; without bubblewrap it "
+              "would see this machine's files and run with the limits alone. Install bubblewrap "
+              "where user namespaces are allowed, or pass --unsafe to grade without it (student "
+              "code then runs as the user nobody when grading as root)", file=sys.stderr)
+        return 2
+    if not usable:  # --unsafe: as root, the user nobody (who owns nothing) and the limits
+        sandbox.set_mode("user" if os.geteuid() == 0 else "off")
     print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
-          f"no sandbox: {why_not}; grading goes on with the limits alone", flush=True)
+          f"no sandbox (--unsafe): {why_not}; grading goes on "
+          + ("as the user nobody, with the limits" if os.geteuid() == 0 else "with the limits alone"),
+          flush=True)
     if args.parallel < 1 or (args.parallel > 1 and not usable):
         print(f"-P {args.parallel}: " + ("at least 1" if args.parallel < 1 else
               "grading in parallel needs the bubblewrap sandbox (each submission's build is seen "
