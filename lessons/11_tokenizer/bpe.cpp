@@ -35,7 +35,7 @@ void check_merges(TokenIdBatch merges) {
   }
 }
 
-// TODO: helpers (pair_key, encode_one_chunk, token_lengths, write_bytes), about 80 lines in the solution.
+// TODO: helpers (pair_key, encode_one_chunk, token_lengths, write_bytes), about 81 lines in the solution.
 
 }  // namespace
 
