@@ -229,7 +229,7 @@ def limited_runner(work: pathlib.Path, args, deadline: float, slot: pathlib.Path
     if slot != work:
         env["ANDREA_SANDBOX_VIEW"] = f"{build}={work / 'build'}:{slot / 'lessons'}={work / 'lessons'}"
 
-    def run(command: list) -> tuple:
+    def run(command: list, variables: dict = None) -> tuple:
         left = deadline - time.monotonic()
         if left <= 0:
             raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
@@ -239,8 +239,8 @@ def limited_runner(work: pathlib.Path, args, deadline: float, slot: pathlib.Path
         if compiling:  # cmake --build work/build, as the build's files name it
             command = [str(work / "build") if part == str(build) else part for part in command]
         done = sandbox.run(command, limits=limits, sandboxed=compiling,
-                           writable=[build] if compiling else [], extra_env=env,
-                           watch=build, watch_base=base)
+                           writable=[build] if compiling else [],
+                           extra_env={**env, **(variables or {})}, watch=build, watch_base=base)
         if done.disk:
             raise Stopped(f"its build {done.disk}, and was stopped")
         if done.timed_out:

@@ -176,12 +176,15 @@ def gpu_present() -> bool:
     return bool(glob.glob("/dev/nvidia[0-9]*") or os.path.exists("/dev/dxg"))
 
 
-def run_command(command: list) -> tuple:
-    """Runs a command of the grading (cmake --build, ctest): (its status, the first 256 KiB of
-    its output, stdout and stderr together; the rest, such as a flood of compiler errors, is read
-    and dropped). The class grader runs them with a submission's limits instead."""
+def run_command(command: list, variables: dict = None) -> tuple:
+    """Runs a command of the grading (cmake --build, a test program) with these environment
+    variables added: (its status, the first 256 KiB of its output, stdout and stderr together;
+    the rest, such as a flood of compiler errors, is read and dropped). The class grader runs
+    them with a submission's limits instead. The variables go in the environment, never in the
+    command line, which any process of the machine can read (/proc/PID/cmdline): the hidden
+    tests' seed is one."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL)
+                               stdin=subprocess.DEVNULL, env={**os.environ, **(variables or {})})
     kept = bytearray()
     for chunk in iter(lambda: process.stdout.read(65536), b""):
         kept += chunk[:max(0, (256 << 10) - len(kept))]
@@ -333,9 +336,8 @@ def run_program(trusted: pathlib.Path, xml: pathlib.Path, entry: dict, run: tupl
                  "ANDREA_RUNNER_TIMEOUT": str(max(5, int(timeout) // 2))}
     if SHOW_OUTPUT:
         variables["ANDREA_RUNNER_OUTPUT"] = "show"
-    command = ["env", *[f"{k}={v}" for k, v in variables.items()], program,
-               f"--gtest_filter={gtest_filter}", f"--gtest_output=xml:{xml}"]
-    status, output = runner(command)
+    command = [program, f"--gtest_filter={gtest_filter}", f"--gtest_output=xml:{xml}"]
+    status, output = runner(command, variables)
     if SHOW_OUTPUT:
         where = f"{entry['lesson']}-{entry['backend']}" + (f", order {order}" if order else "")
         print(f"\n--- {where}: the tests' output, and what your code printed ---\n{output}",
