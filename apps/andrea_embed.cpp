@@ -186,6 +186,97 @@ void check_sum_finite(const Matrix& x, const Matrix& wte, const Matrix& wpe,
   }
 }
 
+// Throws andrea::InputError when an output file is another, or is an input (before any work).
+void check_paths(const Options& o, bool loaded) {
+  std::vector<cli::NamedPath> outputs = cli::output_paths(o.files), inputs;
+  if (o.has_out) outputs.push_back({"--out", o.out});
+  if (o.has_ids_file) inputs.push_back({"--ids-file", o.ids_file});
+  if (loaded) inputs.push_back({"--weights", o.files.weights});
+  cli::check_outputs(outputs, inputs);
+}
+
+// The tables x is made of, and their parameters.
+struct Tables {
+  Matrix wte, wpe;
+  ParameterReport report;
+};
+
+// The tables of the weights file (moved out of *loaded), or drawn by the backend from the seed;
+// wpe the fixed sinusoidal table unless the positions are learned.
+Tables make_tables(std::optional<cli::EmbeddingTables>& loaded, const Config& config,
+                   const cli::Backend& backend, std::uint64_t seed, bool learned) {
+  Tables t;
+  if (loaded) {
+    t.wte = std::move(loaded->wte), t.wpe = std::move(loaded->wpe);
+    t.report = cli::loaded_report(t.wte, t.wpe);
+  } else {
+    t.wte = Matrix(config.vocab_size, config.d_model),
+    t.wpe = Matrix(config.context_length, config.d_model);
+    t.report = backend.materialize(config, seed, t.wte, t.wpe);
+  }
+  if (!learned) {  // the fixed table of lesson 7 replaces wpe: no position parameters
+    reference::sinusoidal_table(config.context_length, config.d_model, config.context_length,
+                                t.wpe);
+    t.report.total -= t.report.position_params;
+    t.report.bytes -= t.report.position_params * static_cast<std::int64_t>(sizeof(float));
+    t.report.position_params = 0;
+  }
+  return t;
+}
+
+// Prints what the job is: backend, configuration, tables, input and positions.
+void print_job(const Options& o, const Config& config, const cli::Backend& backend,
+               const std::optional<cli::EmbeddingTables>& loaded, const std::string& source,
+               std::span<const std::int32_t> ids, bool learned, bool from_file_sinusoidal) {
+  cli::print("andrea-embed — the first layer of {}\n", config.name);
+  cli::print("  backend  {}: {}\n", backend.name, backend.description);
+  cli::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {}\n",
+             grouped(config.vocab_size), config.d_model, grouped(config.context_length),
+             loaded             ? "from the tables' shapes"
+             : config.tied_head ? "tied head"
+                                : "untied head");
+  if (loaded) {
+    cli::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", cli::printable(o.files.weights),
+               loaded->wte_name, loaded->wte_dtype, loaded->wpe_name, loaded->wpe_dtype);
+  } else {
+    cli::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model,
+               o.seed);
+  }
+  cli::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
+             fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
+             ids.size() > 8 ? ", ..." : "");
+  if (!o.pieces.empty()) cli::print("  pieces   {}\n", cli::printable(o.pieces));
+  cli::print("  positions {}\n",
+             learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
+                               : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
+                     : fmt::format("sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), "
+                                   "w_i = 10000^(-2i/d_model){}",
+                                   from_file_sinusoidal
+                                       ? " (the weights file's __metadata__ says positions "
+                                         "sinusoidal)"
+                                       : ""));
+}
+
+// Writes every output file: every output's bytes first (a refused picture or table stops
+// here), then all written or none; a line for each.
+void write_outputs(const Options& o, const cli::Backend& backend, const Config& config,
+                   const Matrix& wte, const Matrix& wpe, bool learned, const Matrix& x,
+                   std::span<const std::int32_t> ids) {
+  std::vector<cli::Output> files =
+      cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, !learned, x, ids);
+  if (o.has_out) {
+    files.push_back({{o.out, cli::npy_bytes(x, "x (for --out)")},
+                     fmt::format("float32, shape ({}, {})", x.rows(), x.cols())});
+  }
+  std::vector<cli::FileBytes> bytes;
+  for (cli::Output& f : files) bytes.push_back(std::move(f.file));
+  cli::write_all(bytes);
+  if (!files.empty()) cli::print("\n");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    cli::print("wrote {} ({})\n", cli::printable(bytes[i].path), files[i].note);
+  }
+}
+
 int run(Options& o) {
   if (o.has_seed && o.files.options[0]->count() > 0 &&
       (o.has_ids || o.has_ids_file || o.has_text || o.has_bytes)) {
@@ -214,28 +305,9 @@ int run(Options& o) {
   check::sequence_length(static_cast<std::int64_t>(ids.size()), config.context_length);
   check::token_ids(ids, config.vocab_size);
   cli::check_file_options(o.files);
-  std::vector<cli::NamedPath> outputs = cli::output_paths(o.files), inputs;
-  if (o.has_out) outputs.push_back({"--out", o.out});
-  if (o.has_ids_file) inputs.push_back({"--ids-file", o.ids_file});
-  if (loaded) inputs.push_back({"--weights", o.files.weights});
-  cli::check_outputs(outputs, inputs);  // before any work: no output is another, none is an input
-
-  Matrix wte, wpe;
-  ParameterReport report;
-  if (loaded) {
-    wte = std::move(loaded->wte), wpe = std::move(loaded->wpe);
-    report = cli::loaded_report(wte, wpe);
-  } else {
-    wte = Matrix(config.vocab_size, config.d_model),
-    wpe = Matrix(config.context_length, config.d_model);
-    report = backend.materialize(config, o.seed, wte, wpe);
-  }
-  if (!learned) {  // the fixed table of lesson 7 replaces wpe: no position parameters
-    reference::sinusoidal_table(config.context_length, config.d_model, config.context_length, wpe);
-    report.total -= report.position_params;
-    report.bytes -= report.position_params * static_cast<std::int64_t>(sizeof(float));
-    report.position_params = 0;
-  }
+  check_paths(o, loaded.has_value());
+  Tables tables = make_tables(loaded, config, backend, o.seed, learned);
+  const Matrix &wte = tables.wte, &wpe = tables.wpe;
   Matrix x(static_cast<std::int64_t>(ids.size()), config.d_model);
   if (o.profile && backend.name != "cudasim") {
     throw InputError(
@@ -245,54 +317,15 @@ int run(Options& o) {
   const std::string profile = profiled(o.profile, [&] { backend.combine(wte, wpe, ids, x); });
   check_sum_finite(x, wte, wpe, ids, learned ? "wpe" : "PE");
 
-  cli::print("andrea-embed — the first layer of {}\n", config.name);
-  cli::print("  backend  {}: {}\n", backend.name, backend.description);
-  cli::print("  config   vocab_size V = {}, d_model = {}, context_length T = {}, {}\n",
-             grouped(config.vocab_size), config.d_model, grouped(config.context_length),
-             loaded             ? "from the tables' shapes"
-             : config.tied_head ? "tied head"
-                                : "untied head");
-  if (loaded) {
-    cli::print("  weights  {}: wte '{}' {}, wpe '{}' {}\n", cli::printable(o.files.weights),
-               loaded->wte_name, loaded->wte_dtype, loaded->wpe_name, loaded->wpe_dtype);
-  } else {
-    cli::print("  init     N(0, 1) / sqrt({}) via Philox4x32-10, seed {}\n", config.d_model,
-               o.seed);
-  }
-  cli::print("  input    {} token ids from {}: [{}{}]\n", ids.size(), cli::printable(source),
-             fmt::join(std::span(ids).first(std::min<std::size_t>(ids.size(), 8)), ", "),
-             ids.size() > 8 ? ", ..." : "");
-  if (!o.pieces.empty()) cli::print("  pieces   {}\n", cli::printable(o.pieces));
-  cli::print("  positions {}\n",
-             learned ? (loaded ? "learned table wpe (T, d_model), from the weights file"
-                               : "learned table wpe (T, d_model), N(0, 1) / sqrt(d_model)")
-                     : fmt::format("sinusoidal PE[t, 2i] = sin(t w_i), PE[t, 2i+1] = cos(t w_i), "
-                                   "w_i = 10000^(-2i/d_model){}",
-                                   from_file_sinusoidal
-                                       ? " (the weights file's __metadata__ says positions "
-                                         "sinusoidal)"
-                                       : ""));
-  print_parameters(config, report, learned);
+  print_job(o, config, backend, loaded, source, ids, learned, from_file_sinusoidal);
+  print_parameters(config, tables.report, learned);
   print_summary(backend, x, ids, !loaded, learned ? "wpe" : "PE");
   if (o.profile) {
     cli::print(
         "\nprofile of the main job's kernels (cudasim/README.md, \"Measuring a kernel\"):\n{}",
         profile);
   }
-  // Every output's bytes first (a refused picture or table stops here), then all written or none.
-  std::vector<cli::Output> files =
-      cli::file_outputs(o.files, backend, config, o.seed, wte, wpe, !learned, x, ids);
-  if (o.has_out) {
-    files.push_back({{o.out, cli::npy_bytes(x, "x (for --out)")},
-                     fmt::format("float32, shape ({}, {})", x.rows(), x.cols())});
-  }
-  std::vector<cli::FileBytes> bytes;
-  for (cli::Output& f : files) bytes.push_back(std::move(f.file));
-  cli::write_all(bytes);
-  if (!files.empty()) cli::print("\n");
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    cli::print("wrote {} ({})\n", cli::printable(bytes[i].path), files[i].note);
-  }
+  write_outputs(o, backend, config, wte, wpe, learned, x, ids);
   return 0;
 }
 

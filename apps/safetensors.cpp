@@ -207,11 +207,12 @@ std::string_view header_json(std::string_view header, std::string_view source) {
   return header.substr(0, last + 1);
 }
 
-// Reads a file of `file_size` bytes through read(offset, count), which returns
-// exactly those bytes: the header first, then only the wanted tensors' bytes.
-Safetensors parse(std::uint64_t file_size,
-                  const std::function<std::string(std::uint64_t, std::uint64_t)>& read,
-                  std::string_view source, const std::vector<std::string>& wanted) {
+using ReadBytes = std::function<std::string(std::uint64_t, std::uint64_t)>;
+
+// The length of the header, from the file's first 8 bytes: checked against the file's size
+// and the limit.
+std::uint64_t header_length(std::uint64_t file_size, const ReadBytes& read,
+                            std::string_view source) {
   if (file_size < 8) {
     throw InputError(fmt::format("{}: truncated: {} bytes, fewer than the 8 of the header length",
                                  source, file_size));
@@ -227,81 +228,132 @@ Safetensors parse(std::uint64_t file_size,
     throw InputError(fmt::format("{}: header length {} exceeds the limit of {} bytes", source, n,
                                  max_header_bytes));
   }
-  const std::uint64_t data_bytes = file_size - 8 - n;
-  const auto is_wanted = [&](const std::string& name) {
-    return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
-  };
-  Safetensors out;
+  return n;
+}
+
+// Whether the tensor `name` is read: all are when `wanted` is empty.
+bool is_wanted(const std::vector<std::string>& wanted, const std::string& name) {
+  return wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+}
+
+// The entries of a header and its __metadata__, read event by event (nlohmann's parser
+// callback): each entry is checked and dropped as soon as it closes, so memory stays a small
+// multiple of the header, a value nested deeper than the format's own ({name: {field:
+// [number]}}) stops the parse at once, and a name or a field given twice is refused (a JSON
+// object would keep the last one).
+class HeaderReader {
+ public:
+  HeaderReader(std::uint64_t data_bytes, std::string_view source,
+               const std::vector<std::string>& wanted)
+      : data_bytes_(data_bytes), source_(source), wanted_(wanted) {}
+
   std::vector<Entry> entries;
-  // The header is parsed event by event (nlohmann's parser callback): each entry is
-  // checked and dropped as soon as it closes, so memory stays a small multiple of the
-  // header, a value nested deeper than the format's own ({name: {field: [number]}})
-  // stops the parse at once, and a name or a field given twice is refused (a JSON
-  // object would keep the last one).
-  std::set<std::string> names, fields;
-  std::string name;           // the entry being read
-  std::int64_t elements = 0;  // in the array being read
-  const auto fail = [&](const std::string& what) {
-    return InputError(fmt::format("{}: {}", source, what));
-  };
-  const auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
+  std::map<std::string, std::string> metadata;
+
+  // The parser callback: false drops the JSON value just parsed (kept as an Entry).
+  bool on_event(int depth, json::parse_event_t event, json& parsed) {
     using Event = json::parse_event_t;
     switch (event) {
       case Event::object_start:
       case Event::array_start:
-        if (depth == 0 && event == Event::array_start)
-          throw fail("the header is a JSON array, not an object");
-        if (depth >= 3 || (depth == 2 && event == Event::object_start)) {
-          throw fail(fmt::format(
-              "tensor '{}': the entry nests deeper than a safetensors header does", name));
-        }
-        if (depth == 1) fields.clear();
-        elements = 0;
+        open(depth, event);
         return true;
-      case Event::key: {
-        const std::string key = parsed.get<std::string>();
-        if (depth == 1) {
-          name = key;
-          if (!names.insert(key).second)
-            throw fail(fmt::format("tensor '{}' is named twice in the header", key));
-        } else if (!fields.insert(key).second) {
-          throw fail(name == "__metadata__"
-                         ? fmt::format("__metadata__ key '{}' is given twice", key)
-                         : fmt::format("tensor '{}': field \"{}\" is given twice", name, key));
-        }
+      case Event::key:
+        key(depth, parsed.get<std::string>());
         return true;
-      }
       case Event::value:
-        if (depth == 0)
-          throw fail(fmt::format("the header is a JSON {}, not an object", parsed.type_name()));
-        if (depth == 3 && ++elements > 64) {
-          throw fail(fmt::format(
-              "tensor '{}': an array of more than 64 entries (a shape has a few)", name));
-        }
-        if (depth != 1) return true;
+        value(depth, parsed);
         [[fallthrough]];  // an entry that is a number, a string...: parse_entry says what is wrong
       case Event::object_end:
         if (depth != 1) return true;
-        if (name == "__metadata__") {
-          out.metadata = parse_metadata(parsed, source);
-        } else {
-          entries.push_back(parse_entry(name, parsed, data_bytes, source, is_wanted(name)));
-        }
+        take_entry(parsed);
         return false;  // checked and kept as an Entry: the JSON value is dropped
       default:
         return true;
     }
-  };
+  }
+
+ private:
+  InputError fail(const std::string& what) const {
+    return InputError(fmt::format("{}: {}", source_, what));
+  }
+
+  // An object or an array opens: not deeper than the format's, and an array not at the top.
+  void open(int depth, json::parse_event_t event) {
+    if (depth == 0 && event == json::parse_event_t::array_start)
+      throw fail("the header is a JSON array, not an object");
+    if (depth >= 3 || (depth == 2 && event == json::parse_event_t::object_start)) {
+      throw fail(
+          fmt::format("tensor '{}': the entry nests deeper than a safetensors header does", name_));
+    }
+    if (depth == 1) fields_.clear();
+    elements_ = 0;
+  }
+
+  // A key: the name of an entry (depth 1) or one of its fields, neither given twice.
+  void key(int depth, const std::string& key) {
+    if (depth == 1) {
+      name_ = key;
+      if (!names_.insert(key).second)
+        throw fail(fmt::format("tensor '{}' is named twice in the header", key));
+    } else if (!fields_.insert(key).second) {
+      throw fail(name_ == "__metadata__"
+                     ? fmt::format("__metadata__ key '{}' is given twice", key)
+                     : fmt::format("tensor '{}': field \"{}\" is given twice", name_, key));
+    }
+  }
+
+  // A value that is not an object or an array: not the whole header, not a 65th element.
+  void value(int depth, const json& parsed) {
+    if (depth == 0)
+      throw fail(fmt::format("the header is a JSON {}, not an object", parsed.type_name()));
+    if (depth == 3 && ++elements_ > 64) {
+      throw fail(
+          fmt::format("tensor '{}': an array of more than 64 entries (a shape has a few)", name_));
+    }
+  }
+
+  // An entry closes (parsed): the __metadata__, or a tensor's Entry, checked.
+  void take_entry(const json& parsed) {
+    if (name_ == "__metadata__") {
+      metadata = parse_metadata(parsed, source_);
+    } else {
+      entries.push_back(
+          parse_entry(name_, parsed, data_bytes_, source_, is_wanted(wanted_, name_)));
+    }
+  }
+
+  std::uint64_t data_bytes_;
+  std::string_view source_;
+  const std::vector<std::string>& wanted_;
+  std::set<std::string> names_, fields_;
+  std::string name_;           // the entry being read
+  std::int64_t elements_ = 0;  // in the array being read
+};
+
+// Reads a file of `file_size` bytes through read(offset, count), which returns
+// exactly those bytes: the header first, then only the wanted tensors' bytes.
+Safetensors parse(std::uint64_t file_size, const ReadBytes& read, std::string_view source,
+                  const std::vector<std::string>& wanted) {
+  const std::uint64_t n = header_length(file_size, read, source);
+  const std::uint64_t data_bytes = file_size - 8 - n;
+  HeaderReader header(data_bytes, source, wanted);
   try {
-    const json rest = json::parse(header_json(read(8, n), source), on_event);  // entries taken out
+    const json rest =
+        json::parse(header_json(read(8, n), source),
+                    [&header](int depth, json::parse_event_t event, json& parsed) {
+                      return header.on_event(depth, event, parsed);
+                    });  // entries taken out
     (void)rest;
   } catch (const json::exception& e) {
     throw InputError(fmt::format("{}: the header is not valid JSON: {}", source, e.what()));
   }
-  check_layout(entries, data_bytes, source);
-  for (const Entry& e : entries) {
+  check_layout(header.entries, data_bytes, source);
+  Safetensors out;
+  out.metadata = std::move(header.metadata);
+  for (const Entry& e : header.entries) {
     out.names.push_back(e.name);
-    if (is_wanted(e.name)) {
+    if (is_wanted(wanted, e.name)) {
       out.tensors.push_back(
           {e.name, e.dtype, e.shape, to_float(e, read(8 + n + e.begin, e.end - e.begin))});
     }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -468,142 +469,86 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   return cudaSuccess;
 }
 
+namespace cudasim {
+namespace {
+// A size in bytes as the int of an attribute: a size over INT_MAX reads INT_MAX.
+constexpr int as_int(std::size_t v) {
+  return static_cast<int>(std::min<std::size_t>(v, 2147483647));
+}
+
+// An attribute that cudaDeviceGetAttribute answers, and how it reads it from the
+// cudaDeviceProp of cudaGetDeviceProperties (the two never disagree).
+using Properties = const cudaDeviceProp&;
+struct DeviceAttribute {
+  cudaDeviceAttr attr;
+  int (*read)(Properties p);
+};
+
+// Every attribute that describes the pretend device; any other is cudaErrorInvalidValue.
+constexpr DeviceAttribute kDeviceAttributes[] = {
+    {cudaDevAttrMaxThreadsPerBlock, [](Properties p) { return p.maxThreadsPerBlock; }},
+    {cudaDevAttrMaxBlockDimX, [](Properties p) { return p.maxThreadsDim[0]; }},
+    {cudaDevAttrMaxBlockDimY, [](Properties p) { return p.maxThreadsDim[1]; }},
+    {cudaDevAttrMaxBlockDimZ, [](Properties p) { return p.maxThreadsDim[2]; }},
+    {cudaDevAttrMaxGridDimX, [](Properties p) { return p.maxGridSize[0]; }},
+    {cudaDevAttrMaxGridDimY, [](Properties p) { return p.maxGridSize[1]; }},
+    {cudaDevAttrMaxGridDimZ, [](Properties p) { return p.maxGridSize[2]; }},
+    {cudaDevAttrMaxSharedMemoryPerBlock, [](Properties p) { return as_int(p.sharedMemPerBlock); }},
+    {cudaDevAttrTotalConstantMemory, [](Properties p) { return as_int(p.totalConstMem); }},
+    {cudaDevAttrWarpSize, [](Properties p) { return p.warpSize; }},
+    {cudaDevAttrMaxPitch, [](Properties p) { return as_int(p.memPitch); }},
+    {cudaDevAttrMaxRegistersPerBlock, [](Properties p) { return p.regsPerBlock; }},
+    {cudaDevAttrClockRate, [](Properties p) { return p.clockRate; }},
+    {cudaDevAttrTextureAlignment, [](Properties p) { return as_int(p.textureAlignment); }},
+    {cudaDevAttrGpuOverlap, [](Properties p) { return p.deviceOverlap; }},
+    {cudaDevAttrMultiProcessorCount, [](Properties p) { return p.multiProcessorCount; }},
+    {cudaDevAttrKernelExecTimeout, [](Properties p) { return p.kernelExecTimeoutEnabled; }},
+    {cudaDevAttrIntegrated, [](Properties p) { return p.integrated; }},
+    {cudaDevAttrCanMapHostMemory, [](Properties p) { return p.canMapHostMemory; }},
+    {cudaDevAttrComputeMode, [](Properties p) { return p.computeMode; }},
+    {cudaDevAttrConcurrentKernels, [](Properties p) { return p.concurrentKernels; }},
+    {cudaDevAttrEccEnabled, [](Properties p) { return p.ECCEnabled; }},
+    {cudaDevAttrPciBusId, [](Properties p) { return p.pciBusID; }},
+    {cudaDevAttrPciDeviceId, [](Properties p) { return p.pciDeviceID; }},
+    {cudaDevAttrPciDomainId, [](Properties p) { return p.pciDomainID; }},
+    {cudaDevAttrMemoryClockRate, [](Properties p) { return p.memoryClockRate; }},
+    {cudaDevAttrGlobalMemoryBusWidth, [](Properties p) { return p.memoryBusWidth; }},
+    {cudaDevAttrL2CacheSize, [](Properties p) { return p.l2CacheSize; }},
+    {cudaDevAttrMaxThreadsPerMultiProcessor,
+     [](Properties p) { return p.maxThreadsPerMultiProcessor; }},
+    {cudaDevAttrAsyncEngineCount, [](Properties p) { return p.asyncEngineCount; }},
+    {cudaDevAttrUnifiedAddressing, [](Properties p) { return p.unifiedAddressing; }},
+    {cudaDevAttrComputeCapabilityMajor, [](Properties p) { return p.major; }},
+    {cudaDevAttrComputeCapabilityMinor, [](Properties p) { return p.minor; }},
+    {cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+     [](Properties p) { return as_int(p.sharedMemPerMultiprocessor); }},
+    {cudaDevAttrMaxRegistersPerMultiprocessor,
+     [](Properties p) { return p.regsPerMultiprocessor; }},
+    {cudaDevAttrManagedMemory, [](Properties p) { return p.managedMemory; }},
+    {cudaDevAttrConcurrentManagedAccess, [](Properties p) { return p.concurrentManagedAccess; }},
+    {cudaDevAttrPageableMemoryAccess, [](Properties p) { return p.pageableMemoryAccess; }},
+    {cudaDevAttrCooperativeLaunch, [](Properties p) { return p.cooperativeLaunch; }},
+    {cudaDevAttrMaxSharedMemoryPerBlockOptin,
+     [](Properties p) { return as_int(p.sharedMemPerBlock); }},
+    {cudaDevAttrMaxBlocksPerMultiprocessor,
+     [](Properties p) { return p.maxBlocksPerMultiProcessor; }},
+};
+}  // namespace
+}  // namespace cudasim
+
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   if (value == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: value is null");
   cudaDeviceProp p;
   if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
-  const auto as_int = [](std::size_t v) {
-    return static_cast<int>(std::min<std::size_t>(v, 2147483647));
-  };
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock:
-      *value = p.maxThreadsPerBlock;
-      break;
-    case cudaDevAttrMaxBlockDimX:
-      *value = p.maxThreadsDim[0];
-      break;
-    case cudaDevAttrMaxBlockDimY:
-      *value = p.maxThreadsDim[1];
-      break;
-    case cudaDevAttrMaxBlockDimZ:
-      *value = p.maxThreadsDim[2];
-      break;
-    case cudaDevAttrMaxGridDimX:
-      *value = p.maxGridSize[0];
-      break;
-    case cudaDevAttrMaxGridDimY:
-      *value = p.maxGridSize[1];
-      break;
-    case cudaDevAttrMaxGridDimZ:
-      *value = p.maxGridSize[2];
-      break;
-    case cudaDevAttrMaxSharedMemoryPerBlock:
-      *value = as_int(p.sharedMemPerBlock);
-      break;
-    case cudaDevAttrTotalConstantMemory:
-      *value = as_int(p.totalConstMem);
-      break;
-    case cudaDevAttrWarpSize:
-      *value = p.warpSize;
-      break;
-    case cudaDevAttrMaxPitch:
-      *value = as_int(p.memPitch);
-      break;
-    case cudaDevAttrMaxRegistersPerBlock:
-      *value = p.regsPerBlock;
-      break;
-    case cudaDevAttrClockRate:
-      *value = p.clockRate;
-      break;
-    case cudaDevAttrTextureAlignment:
-      *value = as_int(p.textureAlignment);
-      break;
-    case cudaDevAttrGpuOverlap:
-      *value = p.deviceOverlap;
-      break;
-    case cudaDevAttrMultiProcessorCount:
-      *value = p.multiProcessorCount;
-      break;
-    case cudaDevAttrKernelExecTimeout:
-      *value = p.kernelExecTimeoutEnabled;
-      break;
-    case cudaDevAttrIntegrated:
-      *value = p.integrated;
-      break;
-    case cudaDevAttrCanMapHostMemory:
-      *value = p.canMapHostMemory;
-      break;
-    case cudaDevAttrComputeMode:
-      *value = p.computeMode;
-      break;
-    case cudaDevAttrConcurrentKernels:
-      *value = p.concurrentKernels;
-      break;
-    case cudaDevAttrEccEnabled:
-      *value = p.ECCEnabled;
-      break;
-    case cudaDevAttrPciBusId:
-      *value = p.pciBusID;
-      break;
-    case cudaDevAttrPciDeviceId:
-      *value = p.pciDeviceID;
-      break;
-    case cudaDevAttrPciDomainId:
-      *value = p.pciDomainID;
-      break;
-    case cudaDevAttrMemoryClockRate:
-      *value = p.memoryClockRate;
-      break;
-    case cudaDevAttrGlobalMemoryBusWidth:
-      *value = p.memoryBusWidth;
-      break;
-    case cudaDevAttrL2CacheSize:
-      *value = p.l2CacheSize;
-      break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor:
-      *value = p.maxThreadsPerMultiProcessor;
-      break;
-    case cudaDevAttrAsyncEngineCount:
-      *value = p.asyncEngineCount;
-      break;
-    case cudaDevAttrUnifiedAddressing:
-      *value = p.unifiedAddressing;
-      break;
-    case cudaDevAttrComputeCapabilityMajor:
-      *value = p.major;
-      break;
-    case cudaDevAttrComputeCapabilityMinor:
-      *value = p.minor;
-      break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-      *value = as_int(p.sharedMemPerMultiprocessor);
-      break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor:
-      *value = p.regsPerMultiprocessor;
-      break;
-    case cudaDevAttrManagedMemory:
-      *value = p.managedMemory;
-      break;
-    case cudaDevAttrConcurrentManagedAccess:
-      *value = p.concurrentManagedAccess;
-      break;
-    case cudaDevAttrPageableMemoryAccess:
-      *value = p.pageableMemoryAccess;
-      break;
-    case cudaDevAttrCooperativeLaunch:
-      *value = p.cooperativeLaunch;
-      break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-      *value = as_int(p.sharedMemPerBlock);
-      break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor:
-      *value = p.maxBlocksPerMultiProcessor;
-      break;
-    default:
-      return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute " +
-                                             std::to_string(static_cast<int>(attr)) +
-                                             " does not describe the pretend device (cudasim); "
-                                             "see cudasim/README.md");
+  const auto* row =
+      std::find_if(std::begin(cudasim::kDeviceAttributes), std::end(cudasim::kDeviceAttributes),
+                   [attr](const auto& a) { return a.attr == attr; });
+  if (row == std::end(cudasim::kDeviceAttributes)) {
+    return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute " +
+                                           std::to_string(static_cast<int>(attr)) +
+                                           " does not describe the pretend device (cudasim); "
+                                           "see cudasim/README.md");
   }
+  *value = row->read(p);
   return cudaSuccess;
 }

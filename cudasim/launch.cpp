@@ -208,58 +208,67 @@ void note_launch_failure(const std::string& detail) {
   if (t.counts.failures.size() < 16) t.counts.failures.push_back(detail);  // the first ones
 }
 
-void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args) {
-  const dim3 grid = config.grid, block = config.block;
-  {
-    Tally& t = tally();
-    std::lock_guard lock(t.m);
-    ++t.counts.launches;
-  }
-  if (Block::inside_kernel()) {
-    fail_to_launch(cudaErrorNotSupported, "kernel '" + std::string(name) +
-                                              "' launched from device code (dynamic parallelism)");
-    return;
-  }
-  unsigned workers = worker_threads();
-  Settings& s = settings();
-  std::lock_guard lock(s.m);
-  choose_order(s);
+namespace {
+
+// Counts the launch, refused or not, in the tally of take_launch_tally().
+void count_launch() {
+  Tally& t = tally();
+  std::lock_guard lock(t.m);
+  ++t.counts.launches;
+}
+
+// Fails the launch when the layer cannot run it (a bad CUDASIM_ORDER, grid, block, shared
+// memory size or stream), with CUDA's error: true if so. Called with s.m held.
+bool refuse(const char* name, const LaunchConfig& config, const Settings& s) {
   if (!s.order_problem.empty()) {
     fail_to_launch(cudaErrorInvalidValue, s.order_problem);
-    return;
+    return true;
   }
-  if (const std::string why = check_config(grid, block); !why.empty()) {
+  if (const std::string why = check_config(config.grid, config.block); !why.empty()) {
     fail_to_launch(cudaErrorInvalidConfiguration, "kernel '" + std::string(name) + "': " + why);
-    return;
+    return true;
   }
   if (config.shared_bytes > kSharedMemoryPerBlock) {
     fail_to_launch(cudaErrorInvalidValue,
                    "kernel '" + std::string(name) + "': " + std::to_string(config.shared_bytes) +
                        " bytes of dynamic shared memory; a block has at most " +
                        std::to_string(kSharedMemoryPerBlock));
-    return;
+    return true;
   }
   if (!stream_valid(config.stream)) {
     fail_to_launch(cudaErrorInvalidResourceHandle,
                    "kernel '" + std::string(name) + "': the stream is not a live cudaStream_t");
-    return;
+    return true;
   }
-  const LaunchInfo info{name, call, grid, block, config.shared_bytes, s.order, args};
-  hooks::Observer* const tools = hooks::installed();
-  bool watch = false;
-  if (tools != nullptr) workers = tools->launch_begin(info, workers, watch);  // one worker, if so
-  hooks::g_watching = watch ? tools : nullptr;
-  if (s.pool.size() != workers) s.pool.resize(workers);
+  return false;
+}
 
-  const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-  // The blocks are taken in the thread order too (reverse: the last first; random: shuffled
-  // from the seed), so that a race between blocks shows in one order or another.
+// The blocks are taken in the thread order too (reverse: the last first; random: shuffled
+// from the seed), so that a race between blocks shows in one order or another. The shuffled
+// indices of the blocks for random, up to 2^24 blocks; none otherwise.
+std::vector<std::uint64_t> shuffled_blocks(const ThreadOrder& order, std::uint64_t blocks) {
   std::vector<std::uint64_t> shuffled;
-  if (s.order.order == Order::random && blocks <= (std::uint64_t{1} << 24)) {
+  if (order.order == Order::random && blocks <= (std::uint64_t{1} << 24)) {
     shuffled.resize(blocks);
     std::iota(shuffled.begin(), shuffled.end(), std::uint64_t{0});
-    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(s.order.seed + 1));
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(order.seed + 1));
   }
+  return shuffled;
+}
+
+// How the blocks of a launch ended: the first failure, if one failed.
+struct BlocksRun {
+  bool failed = false;
+  std::string error;
+  cudaError_t code = cudaErrorLaunchFailure;
+};
+
+// Runs every block of the grid on the workers of s.pool, in s's order; after the first block
+// that fails, the workers take no other block.
+BlocksRun run_blocks(const LaunchInfo& info, Settings& s) {
+  const dim3 grid = info.grid;
+  const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  const std::vector<std::uint64_t> shuffled = shuffled_blocks(s.order, blocks);
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -280,7 +289,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
         why = runner.run(info, index);
         why_code = runner.error_code();
       } catch (const std::exception& e) {
-        why = "kernel '" + std::string(name) + "': " + e.what();
+        why = "kernel '" + std::string(info.name) + "': " + e.what();
       }
       if (!why.empty()) {
         std::lock_guard error_lock(error_mutex);
@@ -293,20 +302,51 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
       }
     }
   });
-  std::string found;  // racecheck, initcheck
-  if (hooks::g_watching != nullptr) {
-    hooks::g_watching = nullptr;
-    found = tools->launch_end(failed.load());
-  }
-  if (std::string slack = check_slack(&info); !slack.empty() && !failed.load()) {  // memory.hpp
-    fail_launch("kernel '" + std::string(name) + "': " + slack, cudaErrorIllegalAddress);
-  } else if (failed.load()) {
+  return {failed.load(), std::move(error), code};
+}
+
+// Fails the launch that ran when it left memory slack, when a block failed, or when a tool
+// found a problem (racecheck, initcheck): found, printed on stderr too.
+void fail_if_wrong(const LaunchInfo& info, const BlocksRun& run, hooks::Observer* tools,
+                   const std::string& found) {
+  if (std::string slack = check_slack(&info); !slack.empty() && !run.failed) {  // memory.hpp
+    fail_launch("kernel '" + std::string(info.name) + "': " + slack, cudaErrorIllegalAddress);
+  } else if (run.failed) {
     // A memcheck report names the .cu line.
-    fail_launch(tools != nullptr ? tools->symbolize(error) : error, code);
+    fail_launch(tools != nullptr ? tools->symbolize(run.error) : run.error, run.code);
   } else if (!found.empty()) {
     std::fprintf(stderr, "%s\n", found.c_str());
     fail_launch(found, cudaErrorLaunchFailure);
   }
+}
+
+}  // namespace
+
+void launch(const char* name, KernelCall call, const LaunchConfig& config, KernelArgs args) {
+  count_launch();
+  if (Block::inside_kernel()) {
+    fail_to_launch(cudaErrorNotSupported, "kernel '" + std::string(name) +
+                                              "' launched from device code (dynamic parallelism)");
+    return;
+  }
+  unsigned workers = worker_threads();
+  Settings& s = settings();
+  std::lock_guard lock(s.m);
+  choose_order(s);
+  if (refuse(name, config, s)) return;
+  const LaunchInfo info{name, call, config.grid, config.block, config.shared_bytes, s.order, args};
+  hooks::Observer* const tools = hooks::installed();
+  bool watch = false;
+  if (tools != nullptr) workers = tools->launch_begin(info, workers, watch);  // one worker, if so
+  hooks::g_watching = watch ? tools : nullptr;
+  if (s.pool.size() != workers) s.pool.resize(workers);
+  const BlocksRun run = run_blocks(info, s);
+  std::string found;  // racecheck, initcheck
+  if (hooks::g_watching != nullptr) {
+    hooks::g_watching = nullptr;
+    found = tools->launch_end(run.failed);
+  }
+  fail_if_wrong(info, run, tools, found);
 }
 
 }  // namespace detail

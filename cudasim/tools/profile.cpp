@@ -289,45 +289,64 @@ void access(std::uintptr_t a, std::size_t size, unsigned kind, std::uintptr_t pc
   w.records.push_back(r);
 }
 
-std::string report() {
-  const detail::LaunchInfo& launch = current_launch();
-  std::vector<std::uintptr_t> pcs;
-  for (const auto& [key, counts] : g.by_pc) pcs.push_back(key.first);
-  prefetch_lines(pcs);
-  // Rows: one per .cu line and class of access.
-  std::map<std::pair<std::string, Class>, Counts> rows;
-  Counts totals[kClasses];
-  for (const auto& [key, counts] : g.by_pc) {
-    rows[{where(key.first), key.second}].add(counts);
-    totals[key.second].add(counts);
-  }
-  auto dims = [](dim3 d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-  };
+namespace {
+
+using ClassCounts = Counts[kClasses];
+
+// "(x,y,z)": the dimensions of a grid or a block.
+std::string dims(dim3 d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// The first lines of the report: the launch, then the heading of the table.
+std::string heading(const detail::LaunchInfo& launch) {
   std::string s = "profile: kernel '" + std::string(launch.name) + "' grid " + dims(launch.grid) +
                   " block " + dims(launch.block) + ", " + with_commas(launch.shared_bytes) +
                   " bytes of dynamic shared memory\n";
   s += "  " + pad("line", 33) + " " + pad("access", 15) + pad("requests", 10, true) +
        pad("sectors", 10, true) + pad("sect/req", 9, true) + pad("bytes req", 12, true) +
        pad("bytes moved", 13, true) + pad("bank way", 9, true) + "\n";
-  auto row = [&](const std::string& line, Class cls, const Counts& c) {
-    std::string r = "  " + pad(line, 33) + " " + pad(kClassName[cls], 15) +
-                    pad(with_commas(c.requests), 10, true);
-    if (cls <= global_atom || cls == constant_ld) {
-      r += pad(with_commas(c.sectors), 10, true) +
-           pad(fixed(c.requests ? double(c.sectors) / double(c.requests) : 0.0, 1), 9, true) +
-           pad(with_commas(c.bytes), 12, true) + pad(with_commas(c.sectors * 32), 13, true);
-    } else {
-      r += pad("", 19) + pad(with_commas(c.bytes), 12, true) +
-           pad(with_commas(c.wavefronts) + " wf", 13, true) +
-           pad(cls == shared_atom ? "" : std::to_string(c.max_way), 9, true);
-    }
-    return r + "\n";
-  };
-  for (const auto& [key, c] : rows) s += row(key.first, key.second, c);
-  for (int cls = 0; cls < kClasses; ++cls) {
-    if (totals[cls].requests != 0) s += row("total", static_cast<Class>(cls), totals[cls]);
+  return s;
+}
+
+// One row of the table: a .cu line (or "total"), a class of access, and its counts.
+std::string table_row(const std::string& line, Class cls, const Counts& c) {
+  std::string r = "  " + pad(line, 33) + " " + pad(kClassName[cls], 15) +
+                  pad(with_commas(c.requests), 10, true);
+  if (cls <= global_atom || cls == constant_ld) {
+    r += pad(with_commas(c.sectors), 10, true) +
+         pad(fixed(c.requests ? double(c.sectors) / double(c.requests) : 0.0, 1), 9, true) +
+         pad(with_commas(c.bytes), 12, true) + pad(with_commas(c.sectors * 32), 13, true);
+  } else {
+    r += pad("", 19) + pad(with_commas(c.bytes), 12, true) +
+         pad(with_commas(c.wavefronts) + " wf", 13, true) +
+         pad(cls == shared_atom ? "" : std::to_string(c.max_way), 9, true);
   }
+  return r + "\n";
+}
+
+// The rows of the table: one per .cu line and class of access, then a total per class (the
+// totals also go to *totals).
+std::string table(ClassCounts& totals) {
+  std::vector<std::uintptr_t> pcs;
+  for (const auto& [key, counts] : g.by_pc) pcs.push_back(key.first);
+  prefetch_lines(pcs);
+  std::map<std::pair<std::string, Class>, Counts> rows;
+  for (const auto& [key, counts] : g.by_pc) {
+    rows[{where(key.first), key.second}].add(counts);
+    totals[key.second].add(counts);
+  }
+  std::string s;
+  for (const auto& [key, c] : rows) s += table_row(key.first, key.second, c);
+  for (int cls = 0; cls < kClasses; ++cls) {
+    if (totals[cls].requests != 0) s += table_row("total", static_cast<Class>(cls), totals[cls]);
+  }
+  return s;
+}
+
+// A line for the bank conflicts of the shared loads, one for those of the shared stores.
+std::string bank_conflicts(const ClassCounts& totals) {
+  std::string s;
   for (int cls : {shared_ld, shared_st}) {
     const Counts& c = totals[cls];
     if (c.requests != 0) {
@@ -337,8 +356,11 @@ std::string report() {
            std::to_string(c.max_way) + "-way)\n";
     }
   }
-  LaunchProfile& p = g_last;
-  p = LaunchProfile{};
+  return s;
+}
+
+// The launch's counts of accesses, blocks and barriers into p.
+void count_accesses(LaunchProfile& p, const detail::LaunchInfo& launch, const ClassCounts& totals) {
   p.kernel = launch.name;
   AccessCounts* const kinds[] = {&p.global_load,  &p.global_store, &p.global_atomic,
                                  &p.shared_load,  &p.shared_store, &p.shared_atomic,
@@ -357,33 +379,55 @@ std::string report() {
   p.blocks = g.blocks;
   p.threads_per_block = std::uint64_t{launch.block.x} * launch.block.y * launch.block.z;
   p.barriers = g.barriers;
+}
+
+// The DRAM traffic (into p) and the least time it takes on three GPUs: two lines.
+std::string dram_traffic(LaunchProfile& p) {
   std::uint64_t read = 0, written = 0, ideal = 0;
   for (const auto& [sector, bits] : g.read_sectors) read += 32, ideal += std::popcount(bits);
   for (const auto& [sector, bits] : g.written_sectors) written += 32, ideal += std::popcount(bits);
   const double total = double(read + written);
-  s += "  DRAM at least (each distinct 32-byte sector once): " + with_commas(read) +
-       " bytes read + " + with_commas(written) + " written = " + with_commas(read + written) +
-       " bytes; ideal " + "(each byte the kernel uses, once): " + with_commas(ideal) + " bytes\n";
-  s += "  time at memory bandwidth, at least: " + duration(total / 4.8e12) +
-       " on H200 (4.8 TB/s), " + duration(total / 2.039e12) + " on A100 80GB (2.039 TB/s), " +
-       duration(total / 320e9) + " on T4 (320 GB/s)\n";
-  if (!g.atomics.empty()) {
-    std::uint64_t count = 0;
-    auto top = g.atomics.begin();
-    for (auto it = g.atomics.begin(); it != g.atomics.end(); ++it) {
-      count += it->second;
-      if (it->second > top->second || (it->second == top->second && it->first < top->first))
-        top = it;
-    }
-    p.atomics = count;
-    p.most_contended = top->second;
-    s += "  atomics: " + with_commas(count) + " on " + with_commas(g.atomics.size()) +
-         " addresses; the most contended, " + detail::describe_address(top->first) + ", " +
-         with_commas(top->second) + " times\n";
-  }
   p.dram_bytes_read = read;
   p.dram_bytes_written = written;
   p.ideal_bytes = ideal;
+  return "  DRAM at least (each distinct 32-byte sector once): " + with_commas(read) +
+         " bytes read + " + with_commas(written) + " written = " + with_commas(read + written) +
+         " bytes; ideal " + "(each byte the kernel uses, once): " + with_commas(ideal) +
+         " bytes\n" + "  time at memory bandwidth, at least: " + duration(total / 4.8e12) +
+         " on H200 (4.8 TB/s), " + duration(total / 2.039e12) + " on A100 80GB (2.039 TB/s), " +
+         duration(total / 320e9) + " on T4 (320 GB/s)\n";
+}
+
+// The atomics (into p) and the most contended address: a line, none without atomics.
+std::string atomics(LaunchProfile& p) {
+  if (g.atomics.empty()) return "";
+  std::uint64_t count = 0;
+  auto top = g.atomics.begin();
+  for (auto it = g.atomics.begin(); it != g.atomics.end(); ++it) {
+    count += it->second;
+    if (it->second > top->second || (it->second == top->second && it->first < top->first))
+      top = it;
+  }
+  p.atomics = count;
+  p.most_contended = top->second;
+  return "  atomics: " + with_commas(count) + " on " + with_commas(g.atomics.size()) +
+         " addresses; the most contended, " + detail::describe_address(top->first) + ", " +
+         with_commas(top->second) + " times\n";
+}
+
+}  // namespace
+
+std::string report() {
+  const detail::LaunchInfo& launch = current_launch();
+  Counts totals[kClasses];
+  std::string s = heading(launch);
+  s += table(totals);
+  s += bank_conflicts(totals);
+  LaunchProfile& p = g_last;
+  p = LaunchProfile{};
+  count_accesses(p, launch, totals);
+  s += dram_traffic(p);
+  s += atomics(p);
   s += "  in short: " + summary(p) + "\n";
   p.text = s;
   if (g_taken.size() < kKeptLaunches) {
