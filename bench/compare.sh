@@ -113,4 +113,9 @@ print("  warm = pytorch_embed.py --warm-malloc (glibc keeps them: no page faults
 print("id validation alone (check::token_ids), share of combine: " + "; ".join(notes))
 for v in verdicts:
     print("goal " + v)
+bw, bw_base = "BM_embedding_backward_fast/B:8/n:1024/real_time", "BM_memcpy_backward/B:8/n:1024/real_time"
+bw_pct = 100 * best(bw)[1] / best(bw_base)[1]
+print(f"goal backward B=8: {'meets' if bw_pct >= 50 else 'misses'} >= 50% of memcpy "
+      f"({bw_pct:.0f}%: fast backward {best(bw)[0] * 1e3:.2f} ms, memcpy of the same bytes "
+      f"{best(bw_base)[0] * 1e3:.2f} ms, fastest repetition of each)")
 PY

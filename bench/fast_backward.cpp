@@ -21,13 +21,27 @@ void add_into(float* __restrict acc, const float* __restrict g, std::int64_t d) 
   for (; c < d; ++c) acc[c] += g[c];  // the last d % 8
 }
 
+// Asks for dwte's row `row` (d floats) to be brought into cache for writing. The rows of
+// dwte come in the order of the ids, which the hardware prefetcher cannot guess; the ids
+// are known in advance, so the row a few positions ahead is requested while this one is
+// added (GCC's __builtin_prefetch; a hint, no effect on results).
+void prefetch_row(const float* row, std::int64_t d) {
+  constexpr std::int64_t kLine = 64 / sizeof(float);  // floats per cache line
+  for (std::int64_t c = 0; c < d; c += kLine) __builtin_prefetch(row + c, 1);
+}
+
 }  // namespace
 
 void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                              FloatView dwpe) {
   check::embedding_backward_args(ids, dout, dwte, dwpe);
   const TokenIds flat = ids.flat();
-  for (std::int64_t p = 0; p < static_cast<std::int64_t>(flat.size()); ++p) {
+  const auto positions = static_cast<std::int64_t>(flat.size());
+  constexpr std::int64_t kAhead = 2;  // 1, 2, 4 and 8 measured alike, within the noise
+  for (std::int64_t p = 0; p < positions; ++p) {
+    if (p + kAhead < positions) {
+      prefetch_row(dwte.row(flat[static_cast<std::size_t>(p + kAhead)]).data(), dwte.cols());
+    }
     add_into(dwte.row(flat[static_cast<std::size_t>(p)]).data(), dout.row(p).data(), dwte.cols());
     add_into(dwpe.row(p % ids.cols()).data(), dout.row(p).data(), dwpe.cols());
   }

@@ -60,9 +60,19 @@ ft_speed = float(re.findall(r"words/sec/thread:\s+([0-9]+)", ft_out)[-1])
 words_total = sum(len(l.split()) for l in open(f"{tmp}/corpus.txt")) * epochs
 cpu = {k: float(open(f"{tmp}/{k}.cpu").read().split()[-1]) for k in ("ours", "ft")}
 print(f"{'':<14}{'words/s/thread':>16}{'CPU s':>8}{'words/CPU s':>13}   pairs raw: related / unrelated / above median   centred")
+scores = {}  # key -> (raw, centred) scores
 for name, key, speed, table in (("andrea-embed", "ours", ours_speed, ours), ("fastText", "ft", ft_speed, ft)):
     r = score(table, False); c = score(table, True)
+    scores[key] = (r, c)
     print(f"{name:<14}{speed:>16,.0f}{cpu[key]:>8.1f}{words_total / cpu[key]:>13,.0f}   "
           f"{r[0]:+.3f} / {r[1]:+.3f} / {r[2]:.0f}%   {c[0]:+.3f} / {c[1]:+.3f} / {c[2]:.0f}%")
-print(f"speed ratio andrea-embed / fastText (words per CPU second): {cpu['ft'] / cpu['ours']:.2f}")
+ratio = cpu["ft"] / cpu["ours"]
+print(f"speed ratio andrea-embed / fastText (words per CPU second): {ratio:.2f}")
+# Similarity: the share of related pairs above the unrelated median, raw and centred.
+(o_raw, o_cen), (f_raw, f_cen) = scores["ours"], scores["ft"]
+no_worse = o_raw[2] >= f_raw[2] and o_cen[2] >= f_cen[2]
+print(f"goal trainer: {'meets' if ratio >= 2 else 'misses'} >= 2x fastText words per CPU second "
+      f"({ratio:.2f}x); similarity {'no worse' if no_worse else 'WORSE'}: related pairs above "
+      f"the unrelated median, raw {o_raw[2]:.0f}% vs {f_raw[2]:.0f}%, centred {o_cen[2]:.0f}% vs "
+      f"{f_cen[2]:.0f}% (andrea-embed vs fastText)")
 PY

@@ -197,7 +197,10 @@ void vocab_parallel_backward_args(TokenIdBatch ids, ConstFloatView dout, const V
   finite("dout", dout.flat());
 }
 
-void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe) {
+namespace {
+
+// wpe_backward_args without the finiteness scan of dout.
+void wpe_backward_shapes(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe) {
   non_empty("dwpe", dwpe);
   sequence_length(n, dwpe.rows());
   non_empty("dout", dout);
@@ -206,6 +209,12 @@ void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe)
                                  dout.rows(), n));
   }
   shape("dout", dout, dout.rows(), dwpe.cols());
+}
+
+}  // namespace
+
+void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe) {
+  wpe_backward_shapes(dout, n, dwpe);
   finite("dout", dout.flat());
 }
 
@@ -214,8 +223,8 @@ void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatVi
   non_empty("dwte", dwte);
   non_empty("dwpe", dwpe);
   shape("dwpe", dwpe, dwpe.rows(), dwte.cols());  // names the buffer, not dout
-  wte_backward_args(ids, dout, dwte);
-  wpe_backward_args(dout, ids.cols(), dwpe);
+  wte_backward_args(ids, dout, dwte);  // scans dout for non-finite values: once is enough
+  wpe_backward_shapes(dout, ids.cols(), dwpe);
 }
 
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w) {

@@ -82,7 +82,7 @@ void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwt
 /// wpe_backward: dwpe (T, d) non-empty, 1 <= n <= T, dout (B * n, d) with B >= 1, finite.
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
 /// embedding_backward: dwte (V, d) and dwpe (T, d) non-empty and of one width, then
-/// wte_backward_args and wpe_backward_args.
+/// wte_backward_args and wpe_backward_args (dout's finiteness scanned once, not twice).
 void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
                              ConstFloatView dwpe);
 /// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
