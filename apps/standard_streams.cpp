@@ -46,7 +46,8 @@ void flush_stdout() {
 
 void close_stdout() {
   flush_stdout();
-  if (std::fclose(stdout) != 0) throw stdout_error(errno);
+  errno = 0;
+  if (std::fclose(stdout) != 0) throw stdout_error(errno != 0 ? errno : EIO);
 }
 
 }  // namespace andrea::cli

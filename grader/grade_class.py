@@ -295,7 +295,8 @@ def arguments() -> argparse.Namespace:
                              "the same course, -L, --hidden-seed and --test-timeout)")
     parser.add_argument("--unsafe", action="store_true",
                         help="grade where bubblewrap cannot make a sandbox (refused otherwise): "
-                             "student code then runs as nobody when grading as root, else as you")
+                             "student code then runs as nobody when grading as root, else as you, "
+                             "and sees every file that user may read: the answers are not hidden")
     parser.add_argument("-P", "--parallel", type=int, default=1,
                         help="submissions graded at once, each in its own sandbox and build (1)")
     return parser.parse_args()
@@ -390,7 +391,7 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
     work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
-    unreadable = readable_in_sandbox(work) if usable else ""
+    unreadable = readable_in_sandbox(work) if usable or sandbox.mode() == "user" else ""
     if unreadable:
         print(unreadable, file=sys.stderr)
         return 2

@@ -71,13 +71,14 @@ inline ::testing::AssertionResult within_cost(const std::vector<cudasim::LaunchP
 }
 
 /// Runs `call` under the profile tool and fails the test with cost_verdict()'s line when its
-/// launches miss `target`. In-process, skips (saying why) where the kernels carry no
-/// instrumentation; through a grade build's runner, whose kernels always carry it, a call that
-/// comes back not profiled fails: the runner's code switched the tool off.
+/// launches miss `target`. Skips (saying why) where the kernels carry no instrumentation (a
+/// _plain program, a sanitize build); through the runners of a build whose kernels carry it
+/// (ANDREA_RUNNERS_INSTRUMENTED, remote.cmake), a call that comes back not profiled fails: the
+/// runner's code switched the tool off.
 inline void expect_within_cost(const std::function<void()>& call, const CostTarget& target) {
   const auto launches = profile_of(call);
   if (!launches) {
-#if defined(ANDREA_BACKEND_REMOTE)
+#if defined(ANDREA_BACKEND_REMOTE) && defined(ANDREA_RUNNERS_INSTRUMENTED)
     FAIL() << "efficiency: the call came back not profiled, yet the runner's kernels carry the "
               "profile tool's instrumentation: the code under test switched the tool off";
 #else
