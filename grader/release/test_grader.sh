@@ -295,7 +295,8 @@ rm -f "$b"/tests/test_L02_norm_*
 python3 "$release/lessons/grade.py" --build-dir "$b" -L 'L0[12]' > "$work/compile-error.txt" 2>&1 || true
 expect "$work/compile-error.txt" "L02-cudasim does not compile: lessons/02_norm/norm\.cu:[0-9]+: " "a compile error in the student's loop: the compiler's message"
 expect "$work/compile-error.txt" "^L02 norm +[0-9]+/[0-9]+ pass +does not compile" "a compile error: the C++ step of that lesson still graded"
-expect "$work/compile-error.txt" "^L01 lookup +[0-9]+/[0-9]+ pass +[0-9]+/[0-9]+ pass" "a compile error: the other lesson graded"
+# (lesson 1 holds the "wrong" submission's missing bounds guard, graded as in the class)
+expect "$work/compile-error.txt" "^L01 lookup +([0-9]+)/\\1 pass +memory error .* 5\.0/10$" "a compile error: the other lesson graded"
 if grep -q "Traceback" "$work/compile-error.txt"; then fail "a compile error crashed grade.py: $(tail -1 "$work/compile-error.txt")"; else pass; fi
 cp "$work/norm.cu.kept" "$n"
 # A test program deleted after its build: that step, 0 with the path; no traceback.
