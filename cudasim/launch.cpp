@@ -89,6 +89,7 @@ struct Settings {
   bool order_chosen = false;  // by set_thread_order or CUDASIM_ORDER
   std::string order_problem;  // a CUDASIM_ORDER that does not parse
   unsigned workers = 0;
+  bool skipped = false;  // set_launches_skipped
   WorkerPool pool;
 };
 
@@ -192,6 +193,17 @@ unsigned worker_threads() {
   std::lock_guard lock(settings().m);
   const unsigned n = settings().workers;
   return n != 0 ? n : std::max(std::thread::hardware_concurrency(), 1u);
+}
+
+void set_launches_skipped(bool skipped) {
+  std::lock_guard lock(settings().m);
+  if (skipped == settings().skipped) return;
+  settings().skipped = skipped;
+  if (skipped) {
+    detail::keep_and_poison();
+  } else {
+    detail::restore_kept();
+  }
 }
 
 LaunchTally take_launch_tally() {
@@ -333,7 +345,7 @@ void launch(const char* name, KernelCall call, const LaunchConfig& config, Kerne
   Settings& s = settings();
   std::lock_guard lock(s.m);
   choose_order(s);
-  if (refuse(name, config, s)) return;
+  if (refuse(name, config, s) || s.skipped) return;
   const LaunchInfo info{name, call, config.grid, config.block, config.shared_bytes, s.order, args};
   hooks::Observer* const tools = hooks::installed();
   bool watch = false;

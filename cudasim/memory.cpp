@@ -183,6 +183,32 @@ void note_written(const void* p, std::size_t count) {
   for (std::size_t i = from; i < to; ++i) (*a.written)[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
+namespace {
+std::map<std::uintptr_t, std::vector<char>>& kept() {  // keep_and_poison's copies, by start
+  static auto* copies = new std::map<std::uintptr_t, std::vector<char>>;
+  return *copies;
+}
+}  // namespace
+
+void keep_and_poison() {
+  std::lock_guard lock(allocations().mutex);
+  for (const auto& [start, a] : allocations().by_start) {
+    char* const p = reinterpret_cast<char*>(start);
+    kept()[start].assign(p, p + a.size);
+    std::memset(p, kPoison, a.size);
+  }
+}
+
+void restore_kept() {
+  std::lock_guard lock(allocations().mutex);
+  for (const auto& [start, bytes] : kept()) {
+    const auto live = allocations().by_start.find(start);
+    if (live != allocations().by_start.end() && live->second.size == bytes.size())
+      std::memcpy(reinterpret_cast<char*>(start), bytes.data(), bytes.size());
+  }
+  kept().clear();
+}
+
 std::string passed_as(const LaunchInfo& launch, std::uintptr_t start, std::size_t size) {
   const KernelArgs& args = launch.args;
   for (unsigned i = 0; i < args.count; ++i) {

@@ -74,6 +74,10 @@ const std::vector<SharedSymbol>& shared_symbols();
 /// For initcheck: [p, p + count) of a device allocation was written by the host (cudaMemcpy,
 /// cudaMemset). Nothing happens for a range outside the allocations.
 void note_written(const void* p, std::size_t count);
+/// For set_launches_skipped (launch.hpp): keeps what every live allocation holds and fills it
+/// with 0xff bytes; restore_kept() puts the bytes back into those still live, and forgets them.
+void keep_and_poison();
+void restore_kept();
 /// Installs the SIGSEGV handler (once per process) and, if the calling OS thread has none, an
 /// alternate signal stack. Called by every OS thread that runs blocks.
 void prepare_fault_handling();

@@ -62,11 +62,14 @@ MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n\"]*")
 ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
 # The CPU layer's racecheck report (cudasim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
+# A CUDA step whose work was not done by a kernel (tests/remote/client.cpp): no launch, or an
+# answer the same with its launches skipped.
+ON_HOST = re.compile(r"the CUDA step computed \w+\(\) on the host")
 GTEST_FAILURE = re.compile(r"(?:^|: )Failure$")  # "file:line: Failure" (googletest), "Failure" (the scripts)
 # grade.py -v: each test program's output, with what the student's code printed in it (the
 # runner's output, dropped otherwise), goes to stderr after its run; the results are not reused.
 SHOW_OUTPUT = False
-SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|crashed|timed out|ended|killed|wrote more|tried to write")
+SERIOUS = re.compile(r"invalid (read|write)|race \((RAW|WAR|WAW)\)|on the host|crashed|timed out|ended|killed|wrote more|tried to write")
 
 
 @dataclasses.dataclass
@@ -629,6 +632,8 @@ def column(step: Step, results: dict, broken: dict) -> Column:
         col.text = "memory error"
     elif any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
         col.text = "race"
+    elif any(ON_HOST.search(r) for _, _, r in failures):  # the step's point is the kernel
+        col.text = "on the host"
     else:
         col.text = f"{len(kept)}/{len(values)} pass"
         # Each half (public, hidden) is its tests' share, the efficiency tests taking EFFICIENCY

@@ -40,6 +40,32 @@ TEST(Api, NewMemoryIsNaNNotZero) {
   for (float v : d.to_host()) EXPECT_TRUE(std::isnan(v));
 }
 
+__global__ void add_one(int* x, int n) {
+  if (threadIdx.x < n) x[threadIdx.x] += 1;
+}
+
+// What the course's runner does to tell a kernel's work from the host's (launch.hpp): while
+// launches are skipped, a launch is counted but runs nothing, a buffer made before reads as
+// 0xff bytes, and it gets its bytes back afterwards.
+TEST(Api, SkippedLaunchesRunNothingAndHideEarlierBuffers) {
+  DeviceBuffer<int> kept(std::vector<int>{1, 2, 3});
+  cudasim::take_launch_tally();
+  cudasim::set_launches_skipped(true);
+  EXPECT_EQ(kept.to_host(), (std::vector<int>{-1, -1, -1}));  // 0xffffffff
+  DeviceBuffer<int> made(std::vector<int>{10, 20});
+  add_one<<<1, 32>>>(made.get(), 2);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(made.to_host(), (std::vector<int>{10, 20}));  // no block ran
+  add_one<<<1, 2048>>>(made.get(), 2);                   // still checked: too many threads
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  cudasim::set_launches_skipped(false);
+  EXPECT_EQ(cudasim::take_launch_tally().launches, 2u);
+  EXPECT_EQ(kept.to_host(), (std::vector<int>{1, 2, 3}));
+  add_one<<<1, 32>>>(kept.get(), 3);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(kept.to_host(), (std::vector<int>{2, 3, 4}));
+}
+
 TEST(Api, CopiesOutsideAnAllocationAreRefused) {
   DeviceBuffer<int> d(10);
   std::vector<int> host(11);

@@ -26,6 +26,8 @@
 #        exercises that end their runner (exit(0), _exit(0), abort(), kill(getpid(), SIGKILL)),
 #          print fake googletest output, or write into golden/ -> each call fails with the
 #          message; the goldens are unchanged
+#        a CUDA step computed on the host beside a kernel (lesson 1: the kernel runs, the host
+#          writes the output; lesson 2: an empty kernel) -> 0 for that step, "on the host"
 #        a class of cheats against the verdict itself, two forms each (make_cheats below): a
 #          constructor that ends the runner before main, googletest's skip line printed and
 #          thrown, #include of a solution by a relative and an absolute path, a solution read at
@@ -141,6 +143,12 @@ plant "$c/03_dot_product/dot.cpp" '0,/^DotAndNorms dot_and_norms(.*{$/s//&\n  st
 plant "$c/04_position_table/position.cpp" '0,/^void positions(.*{$/s//&\n  kill(getpid(), SIGKILL);  \/\/ CHEAT/' "SIGKILL);  // CHEAT"
 plant "$c/05_combine/combine.cpp" '0,/^void add_rows(.*{$/s//&\n  std::printf("[       OK ] Combine.Golden (0 ms)\\n[  PASSED  ] 1 test.\\n100%% tests passed, 0 tests failed out of 1\\n");\n  return;  \/\/ CHEAT/' "return;  // CHEAT"
 plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$root/golden/params.json\") << \"{}\";  // CHEAT#" "// CHEAT"
+# Each CUDA step of lessons 1-2 computes on the host beside a kernel that does nothing of use:
+# lookup's kernel runs but the host writes the output; l2_norm launches an empty kernel.
+copy cheats folder 01_lookup/lookup.cu 02_norm/norm.cu
+plant "$c/01_lookup/lookup.cu" 's|^  d_out.copy_to(out.flat());$|  for (std::size_t t = 0; t < ids.size(); ++t)  // CHEAT: the host writes out\n    for (std::int64_t c = 0; c < wte.cols(); ++c) out(static_cast<std::int64_t>(t), c) = wte(ids[t], c);|' "CHEAT: the host writes out"
+plant "$c/02_norm/norm.cu" '/^  float norm = 0.0f;$/,/^  return norm;$/c\  nothing_kernel<<<1, 32>>>();  // CHEAT: an empty kernel beside the host loop\n  double sum = 0;\n  for (float x : v) sum += static_cast<double>(x) * x;\n  return static_cast<float>(std::sqrt(sum));' "CHEAT: an empty kernel"
+sed -i 's|^float l2_norm(std::span<const float> v) {$|__global__ void nothing_kernel() {}\n\n\0|; 1i #include <cmath>' "$c/02_norm/norm.cu"
 for f in "$c"/*/*.cpp; do sed -i '1i #include <csignal>\n#include <cstdio>\n#include <cstdlib>\n#include <fstream>\n#include <unistd.h>' "$f"; done
 golden_before=$(sha256sum "$root/golden/params.json")
 make_cheats "$in/cheats2/lessons"  # (below) the class of cheats against the verdict
@@ -231,6 +239,10 @@ for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L0
   if grep -Eq "^$lesson +([0-9]+)/\\1 pass" "$cr"; then fail "$lesson: full marks by cheating"; else pass; fi
 done
 expect "$cr" "L05-cpu .*first wrong element" "fake googletest output: the values are still checked"
+expect "$cr" "^L01 lookup +.* on the host " "a host loop beside the lookup kernel: the CUDA step 0"
+expect "$cr" "L01-cudasim .*computed lookup\(\) on the host: run again with its 1 kernel launch skipped" "a host loop beside a kernel: the reason"
+expect "$cr" "^L02 norm +.* on the host " "l2_norm on the host beside an empty kernel: the CUDA step 0"
+expect "$cr" "L02-cudasim .*computed l2_norm\(\) on the host: run again with its 1 kernel launch skipped" "an empty kernel beside a host loop: the reason"
 expect "$cr" "^L06 parameter count +([0-9]+)/\\1 pass" "a write into golden/ that the sandbox refused: the work still counts"
 expect "$r/disk/report.txt" "^its build wrote more than 512 MiB into its build folder, and was stopped" "a build that fills the disk is stopped"
 [ "$(sha256sum "$root/golden/params.json")" = "$golden_before" ] && pass || fail "a submission changed golden/params.json"

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -238,13 +239,35 @@ std::string exchange(std::string_view piece, const std::string& request) {
   return runner.exchange(piece, request);
 }
 
+bool computed(const std::string& result, const std::string& before, const std::string& after) {
+  if (std::any_of(result.begin(), result.end(), [](char c) { return c != 0; })) return true;
+  if (before.size() != after.size()) return true;
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (after[i] != before[i] && after[i] != 0) return true;
+  return false;
+}
+
+void check_kernels_did_the_work(std::string_view piece, std::uint64_t launches,
+                                std::string_view first, const std::string& second) {
+  Reader r(second);
+  AnswerHead head;
+  take(r, head);
+  if (head.outcome != Outcome::returned) return;  // it needed its kernels
+  if (std::string_view(second).substr(second.size() - r.left()) != first) return;
+  throw KernelError("the CUDA step computed " + std::string(piece) +
+                    "() on the host: run again with its " + std::to_string(launches) +
+                    (launches == 1 ? " kernel launch" : " kernel launches") +
+                    " skipped (no block run), it gave the same answer; its work must be done "
+                    "by a kernel");
+}
+
 void rethrow(std::string_view piece, const AnswerHead& head, Kernels kernels, bool wrote) {
   if (!head.failures.empty()) {  // the CPU layer's report, even where the piece dropped it
     throw KernelError(head.failures.front());
   }
   switch (head.outcome) {
     case Outcome::returned:
-      if (kernels == Kernels::required && head.launches == 0 && wrote) {
+      if (kernels != Kernels::not_required && head.launches == 0 && wrote) {
         throw KernelError("no kernel was launched: the CUDA step computed " + std::string(piece) +
                           "() on the host; its work must be done by a kernel");
       }

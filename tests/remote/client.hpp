@@ -43,8 +43,11 @@ class KernelError : public std::runtime_error {
 /// Throws RunnerError when it cannot be had.
 std::string exchange(std::string_view piece, const std::string& request);
 
-/// What a CUDA piece must have done: launched a kernel. Off for the C++ pieces.
-enum class Kernels { not_required, required };
+/// What a CUDA piece must have done. not_required: the C++ pieces. required: launched a kernel
+/// (lesson 9's step on tables the runner holds). do_the_work: that, and a call that computed
+/// something is run a second time with its launches skipped (cudasim::set_launches_skipped): an
+/// answer the same without its kernels was computed on the host.
+enum class Kernels { not_required, required, do_the_work };
 
 /// The CPU layer's thread order and worker threads of this program, which the runner sets
 /// before each call (cudasim::set_thread_order, set_worker_threads in the tests). Defined by
@@ -70,26 +73,44 @@ ProfiledCalls& profiled_calls();
 /// that failed, or the "no kernel" failure of a CUDA piece that computed on the host.
 void rethrow(std::string_view piece, const AnswerHead& head, Kernels kernels, bool wrote);
 
+/// Whether a call computed something worth a kernel: a result with a byte that is not 0, or an
+/// argument byte it changed to one that is not 0 (a cudaMemset of zeros is no kernel's work).
+/// before, after: the arguments as sent before and after the call.
+bool computed(const std::string& result, const std::string& before, const std::string& after);
+
+/// Throws KernelError when `second`, the answer of the call run again with its launches
+/// skipped, is the same as the first's: `first` is the first answer past its head (the result
+/// and the outputs, as the runner wrote them).
+void check_kernels_did_the_work(std::string_view piece, std::uint64_t launches,
+                                std::string_view first, const std::string& second);
+
+template <class... P>
+std::string sent(P... args) {
+  Writer w;
+  (Arg<P>::send(w, args), ...);
+  return w.data();
+}
+
 template <class R, class... P>
 R call(std::string_view piece, Kernels kernels, P... args) {
-  Writer w;
-  w.number(kRequestMark);
-  w.text(piece);
   const CallSettings s = settings();
-  w.number(s.order), w.number(s.seed), w.number(s.workers), w.number(s.profile);
-  (Arg<P>::send(w, args), ...);
-  const std::string answer = exchange(piece, w.data());
+  const auto request = [&](std::uint8_t skip_launches) {
+    Writer w;
+    w.number(kRequestMark);
+    w.text(piece);
+    w.number(s.order), w.number(s.seed), w.number(s.workers), w.number(s.profile);
+    w.number(skip_launches);
+    (Arg<P>::send(w, args), ...);
+    return w.data();
+  };
+  const std::string answer = remote::exchange(piece, request(0));
   // A call that wrote nothing and returned nothing may well launch nothing (no rows to zero).
-  std::string before;
-  if (kernels == Kernels::required) {
-    Writer outputs;
-    (Arg<P>::send(outputs, args), ...);
-    before = outputs.data();
-  }
+  const std::string before = kernels != Kernels::not_required ? sent(args...) : std::string();
   try {
     Reader r(answer);
     AnswerHead head;
     take(r, head);
+    const std::string_view returned = std::string_view(answer).substr(answer.size() - r.left());
     if (head.outcome == Outcome::not_served) throw RunnerError(head.message);
     if (s.profile != 0) {
       ProfiledCalls& profiled = profiled_calls();
@@ -102,13 +123,18 @@ R call(std::string_view piece, Kernels kernels, P... args) {
     }
     (Arg<P>::receive(r, args), ...);
     if (!r.done()) throw WireError("bytes after the end of the answer");
-    bool wrote = !std::is_void_v<R>;
-    if (kernels == Kernels::required && !wrote) {
-      Writer outputs;
-      (Arg<P>::send(outputs, args), ...);
-      wrote = outputs.data() != before;
+    const std::string after = kernels != Kernels::not_required ? sent(args...) : std::string();
+    rethrow(piece, head, kernels, !std::is_void_v<R> || after != before);
+    std::string result_bytes;
+    if constexpr (!std::is_void_v<R>) {
+      Writer w;
+      put(w, result);
+      result_bytes = w.data();
     }
-    rethrow(piece, head, kernels, wrote);
+    if (kernels == Kernels::do_the_work && head.outcome == Outcome::returned &&
+        head.launches > 0 && head.launches != kNotCounted && computed(result_bytes, before, after)) {
+      check_kernels_did_the_work(piece, head.launches, returned, remote::exchange(piece, request(1)));
+    }
     if constexpr (!std::is_void_v<R>) return result;
   } catch (const WireError& e) {
     throw RunnerError("the piece runner's answer to " + std::string(piece) +

@@ -3,7 +3,7 @@
 // the piece runner (client.hpp). backend.hpp makes it the tests' `backend::` when a test program
 // is built with ANDREA_BACKEND_REMOTE (a grade build): andrea::remote::cpu mirrors
 // andrea::reference, andrea::remote::cuda mirrors andrea::cuda. A CUDA piece must launch a
-// kernel to do its work (client.hpp, Kernels::required).
+// kernel to do its work (client.hpp, Kernels::do_the_work).
 #pragma once
 
 #include "andrea_remote/headers.inc"  // reference/<piece>.hpp (and cuda/<piece>.hpp) of each piece
@@ -27,7 +27,7 @@ using DeviceTables = RemoteTables<Kernels::not_required>;  // the step on tables
 #if defined(ANDREA_BACKEND_CUDA)
 namespace cuda {
 #define ANDREA_REMOTE(name) \
-  inline constexpr Piece<#name, Kernels::required, decltype(::andrea::cuda::name)> name{};
+  inline constexpr Piece<#name, Kernels::do_the_work, decltype(::andrea::cuda::name)> name{};
 #define ANDREA_REMOTE_CPU_ONLY(name)
 #define ANDREA_REMOTE_CUDA_ONLY(name) ANDREA_REMOTE(name)
 #include "andrea_remote/functions.inc"

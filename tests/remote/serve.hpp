@@ -60,7 +60,7 @@ AnswerHead run_call(Body&& body) {
   head.profiled = cudasim::tools_available() && (cudasim::enabled_tools() & cudasim::profile) != 0;
   if (head.profiled) head.profiles = cudasim::take_profiles();
 #else
-  head.launches = ~std::uint64_t{0};  // not counted: no CPU layer here
+  head.launches = kNotCounted;  // no CPU layer here
 #endif
   return head;
 }

@@ -163,6 +163,9 @@ enum class Outcome : std::uint8_t {
   not_served = 6,  ///< the runner has no such piece (its lesson's runner was asked)
 };
 
+/// AnswerHead::launches of a runner with no CPU layer to count them (the C++ pieces, a GPU).
+inline constexpr std::uint64_t kNotCounted = ~std::uint64_t{0};
+
 struct AnswerHead {
   Outcome outcome = Outcome::returned;
   std::string type;                   ///< the exception's type, for other_exception
@@ -236,6 +239,7 @@ struct CallSettings {
   std::uint64_t seed = 0;
   std::uint32_t workers = 1;
   std::uint8_t profile = 0;  ///< 1: run the call with the profile tool and send its counts back
+  std::uint8_t skip_launches = 0;  ///< 1: run it with no kernel run (cudasim::set_launches_skipped)
 };
 
 }  // namespace andrea::remote
