@@ -94,18 +94,16 @@ std::string sent(P... args) {
 template <class R, class... P>
 R call(std::string_view piece, Kernels kernels, P... args) {
   const CallSettings s = settings();
-  const auto request = [&](std::uint8_t skip_launches) {
-    Writer w;
-    w.number(kRequestMark);
-    w.text(piece);
-    w.number(s.order), w.number(s.seed), w.number(s.workers), w.number(s.profile);
-    w.number(skip_launches);
-    (Arg<P>::send(w, args), ...);
-    return w.data();
-  };
-  const std::string answer = remote::exchange(piece, request(0));
+  Writer w;
+  w.number(kRequestMark);
+  w.text(piece);
+  w.number(s.order), w.number(s.seed), w.number(s.workers), w.number(s.profile);
+  const std::size_t skip_at = w.data().size();  // CallSettings::skip_launches, 0 on this run
+  w.number(std::uint8_t{0});
+  (Arg<P>::send(w, args), ...);
+  const std::string answer = remote::exchange(piece, w.data());
   // A call that wrote nothing and returned nothing may well launch nothing (no rows to zero).
-  const std::string before = kernels != Kernels::not_required ? sent(args...) : std::string();
+  const std::string before = kernels != Kernels::not_required ? sent<P...>(args...) : std::string();
   try {
     Reader r(answer);
     AnswerHead head;
@@ -123,17 +121,19 @@ R call(std::string_view piece, Kernels kernels, P... args) {
     }
     (Arg<P>::receive(r, args), ...);
     if (!r.done()) throw WireError("bytes after the end of the answer");
-    const std::string after = kernels != Kernels::not_required ? sent(args...) : std::string();
+    const std::string after = kernels != Kernels::not_required ? sent<P...>(args...) : std::string();
     rethrow(piece, head, kernels, !std::is_void_v<R> || after != before);
     std::string result_bytes;
     if constexpr (!std::is_void_v<R>) {
-      Writer w;
-      put(w, result);
-      result_bytes = w.data();
+      Writer bytes;
+      put(bytes, result);
+      result_bytes = bytes.data();
     }
     if (kernels == Kernels::do_the_work && head.outcome == Outcome::returned &&
         head.launches > 0 && head.launches != kNotCounted && computed(result_bytes, before, after)) {
-      check_kernels_did_the_work(piece, head.launches, returned, remote::exchange(piece, request(1)));
+      std::string again = w.data();  // the arguments as they were before the call
+      again[skip_at] = 1;
+      check_kernels_did_the_work(piece, head.launches, returned, remote::exchange(piece, again));
     }
     if constexpr (!std::is_void_v<R>) return result;
   } catch (const WireError& e) {
