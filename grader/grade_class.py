@@ -58,7 +58,7 @@ def writable_folder(out: pathlib.Path) -> str:
 def configure(work: pathlib.Path, args) -> list:
     """The cmake command that configures the class's build: grade mode, the work folder's lessons,
     every test program run through the sandbox."""
-    command = ["cmake", "-S", str(ROOT), "-B", str(work / "build"), "-DANDREA_GRADE=ON",
+    command = ["cmake", "-S", str(ROOT), "-B", str(work / "build"), *generator(), "-DANDREA_GRADE=ON",
                f"-DANDREA_LESSONS_DIR={work / 'lessons'}", "-DANDREA_CUDA=OFF",
                f"-DANDREA_TEST_TIMEOUT={args.test_timeout}"]
     if os.access("/usr/bin/python3", os.X_OK):  # the sandbox's user may not reach another
@@ -66,6 +66,12 @@ def configure(work: pathlib.Path, args) -> list:
     if args.hidden_seed is not None:
         command.append(f"-DANDREA_HIDDEN_SEED={args.hidden_seed}")
     return command
+
+
+def generator() -> list:
+    """Ninja where it is installed (install-deps.sh installs it): a submission's build then checks
+    its 2,000 files in a tenth of a second, where make takes seconds."""
+    return ["-G", "Ninja"] if shutil.which("ninja") else []
 
 
 def prepare_base(work: pathlib.Path, args) -> str:

@@ -42,8 +42,9 @@
 #          folder, two students of one name -> 0 with the reason; a name with spaces and
 #          non-ASCII letters is graded
 #        an unwritable results folder -> a clear message
-#   3. the student's loop in the class's last build (grade.py without --class, no sandbox):
-#      the same code graded again gets the same score, run again (--rerun) or its results
+#   3. the student's loop in the class's base build with the "wrong" submission's files
+#      (grade.py without --class, no sandbox): lessons 1, 2, 3 and 5 graded again get the same
+#      score, run again (--rerun) or their results
 #      reused (programs unchanged); a label selects lessons and backends;
 #      ctest never runs a program older than its sources; a test that writes into golden/ or
 #      into the build tree gets no points
@@ -175,7 +176,9 @@ fi
 # Graded from the course's own tree, with hidden tests: the solutions are on disk, and the
 # sandbox must keep them from every student process.
 touch "$work/before-class"
-python3 "$root/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" \
+# (Two submissions at a time: each runs its tests one at a time, so the two cores are both
+# used; section 5 checks that -P 2 gives what -P 1 does.)
+python3 "$root/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" -P 2 \
   --test-timeout 30 --disk-limit $((512 << 20)) --hidden-seed 7 | tee "$work/class.txt"
 r=$work/results
 kept_rows() {  # the rows of grades.csv kept byte for byte: the header, the maxima and the four
@@ -267,14 +270,17 @@ for program in $(python3 -c 'import json, sys; [print(json.loads(l)["program"]) 
   [ -z "$linked" ] && pass || fail "$base_program links a student's function: ${linked%%$'\n'*}"
 done
 
-echo "== 3. the student's loop, in the class's build with its last submission's files (the planted bugs)"
+echo "== 3. the student's loop, in the class's build with the \"wrong\" submission's files (the planted bugs)"
 export ANDREA_SANDBOX=off  # as on a student's machine: no sandbox around the tests
 b=$work/class/build
 # (A submission's copy of the build loses the hidden tests' programs, objects and seed: the
 # student's loop gets the whole base build back, and builds the files of work/class/lessons.)
-rm -rf "$b" && cp -a "$work/class/base" "$b"
-python3 "$release/lessons/grade.py" --build-dir "$b" --rerun 2>/dev/null > "$work/again.txt"
-if diff <(grep -E "^(L[0-9]+|total)" "$wr") <(grep -E "^(L[0-9]+|total)" "$work/again.txt"); then
+rm -rf "$b" "$work/class/lessons" && cp -a "$work/class/base" "$b"
+cp -a "$work/class/stubs" "$work/class/lessons" && cp -r "$in/wrong/lessons/." "$work/class/lessons/"
+# The lessons whose bugs the tools find (memcheck 1, racecheck 2), a wrong value (5) and one left
+# as the solution (3): graded again, without the sandbox, they score as in the class.
+python3 "$release/lessons/grade.py" --build-dir "$b" --rerun -L 'L0[1235]' 2>/dev/null > "$work/again.txt"
+if diff <(grep -E "^L0[1235] " "$wr") <(grep -E "^L0[1235] " "$work/again.txt"); then
   pass
 else
   fail "the same code graded again, without the sandbox, gave another score"
