@@ -163,8 +163,8 @@ def fresh_tree(work: pathlib.Path, files: dict, slot: pathlib.Path = None) -> No
     # (Not the sources configure wrote next to them, test_*_runner.cpp: without them, the build
     # would configure again.)
     hidden = slot / "build" / "tests" / "hidden"
-    for path in hidden.glob("*"):  # (ctest's lists of them name the seed)
-        if path.is_file() and (path.suffix == ".a" or path.name.endswith("_tests.cmake")
+    for path in hidden.glob("*"):  # (ctest's lists of them name the seed, hidden_seed.txt holds it)
+        if path.is_file() and (path.suffix in (".a", ".txt") or path.name.endswith("_tests.cmake")
                                or (path.name.startswith("test_") and not path.suffix)):
             path.unlink()
     for objects in (hidden / "CMakeFiles").glob("*.dir"):  # the solution's compiled objects

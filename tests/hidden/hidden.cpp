@@ -8,15 +8,37 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace andrea::hidden {
 
+namespace {
+
+// The seed's text: the environment variable ANDREA_HIDDEN_SEED, else the first line of the file
+// ANDREA_HIDDEN_SEED_FILE names (ctest's way: the build names the file, not the seed, so that
+// a copy of the build a submission compiles in holds no seed once the file is gone).
+std::optional<std::string> seed_text() {
+  if (const char* text = std::getenv("ANDREA_HIDDEN_SEED")) {
+    return std::string(text);
+  }
+  const char* path = std::getenv("ANDREA_HIDDEN_SEED_FILE");
+  std::ifstream file(path ? path : "");
+  std::string line;
+  if (!path || !std::getline(file, line)) {
+    return std::nullopt;
+  }
+  return line;
+}
+
+}  // namespace
+
 std::uint64_t seed() {
-  const char* text = std::getenv("ANDREA_HIDDEN_SEED");
+  const std::optional<std::string> text = seed_text();
   std::uint64_t value = 0;
-  const std::string_view s = text ? text : "";
+  const std::string_view s = text ? std::string_view(*text) : "";
   const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (s.empty() || error != std::errc() || end != s.data() + s.size()) {
     throw std::runtime_error("ANDREA_HIDDEN_SEED is " +

@@ -2,9 +2,8 @@
 // with the course's solution whose messages name the element, both values and the seed.
 //
 // The hidden tests are built only when the instructor sets a seed (cmake
-// -DANDREA_HIDDEN_SEED=N; ctest hands it to each test as the environment variable of the same
-// name), and are left out of the student release: a student sees neither the tests nor their
-// inputs, and a function that recognises the public inputs gains nothing.
+// -DANDREA_HIDDEN_SEED=N: ctest names the file that holds it to each test), and are left out of
+// the student release: a student sees neither the tests nor their inputs, and a function that recognises the public inputs gains nothing.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -25,8 +24,8 @@ namespace andrea::hidden {
 
 using testing::Tolerance;
 
-/// The seed the instructor set: the environment variable ANDREA_HIDDEN_SEED, a decimal
-/// number. Without it the test program stops with a message saying how to set it.
+/// The seed the instructor set, a decimal number: the environment variable ANDREA_HIDDEN_SEED,
+/// else the file ANDREA_HIDDEN_SEED_FILE names (ctest sets it). Without either the test program stops with a message saying how to set it.
 std::uint64_t seed();
 
 /// "seed 1234 (ANDREA_HIDDEN_SEED=1234 draws these inputs again)": for every failure message.
