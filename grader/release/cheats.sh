@@ -9,9 +9,8 @@ make_cheats() {
   local l=$1 s=$work/solutions
   mkdir -p "$l"
   cp -r "$s"/0[1-6]_* "$l/"
-  # 1. The runner ends before main: a constructor (the C++ step), fake googletest lines then
-  #    _exit(0) (the CUDA step's, in a file of its own lesson).
-  sed -i '1i #include <unistd.h>\n__attribute__((constructor)) static void cheat_first() { _exit(0); }' "$l/01_lookup/lookup.cpp"
+  # 1. The runner ends before main: a constructor (the C++ step).
+  sed -i '1i #include <cstdlib>\n__attribute__((constructor)) static void cheat_first() { std::_Exit(0); }' "$l/01_lookup/lookup.cpp"
   # 2. The CUDA step on the host: a loop instead of the kernel (lesson 1), and (lesson 2)
   #    l2_norm computed without a launch.
   plant "$l/01_lookup/lookup.cu" '/^  const DeviceBuffer<float> d_wte(wte.flat());/,/^  d_out.copy_to(out.flat());/c\  for (std::size_t t = 0; t < ids.size(); ++t)  // CHEAT: the host, no kernel\n    for (std::int64_t c = 0; c < wte.cols(); ++c) out(static_cast<std::int64_t>(t), c) = wte(ids[t], c);' "CHEAT: the host"
@@ -39,10 +38,10 @@ void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
 }
 }  // namespace andrea::reference
 CPP
+  #    (The C++ standard library alone, which exercise code may use: allowed_symbols.py.)
   cat > "$l/04_position_table/position.cu" <<'CU'
 #include "cuda/position.hpp"
-#include <unistd.h>
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -50,30 +49,35 @@ CPP
 #include "cuda/runtime.hpp"
 ANDREA_CUDA_BEGIN
 void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
-  char self[4096] = {};
-  (void)!readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string build(self), home, line;
+  std::string build = std::filesystem::read_symlink("/proc/self/exe").string(), home, line, ppid;
   build = build.substr(0, build.rfind("/tests/"));
   std::ifstream cache(build + "/CMakeCache.txt");
   while (std::getline(cache, line))
     if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) home = line.substr(30);
-  std::stringstream text, parent;
+  std::ifstream status("/proc/self/status");
+  while (std::getline(status, line))
+    if (line.rfind("PPid:", 0) == 0) ppid = line.substr(line.find_first_not_of(" \t", 5));
+  std::stringstream text, parent, environment;
   text << std::ifstream(home + "/cuda/position.cu").rdbuf();
-  parent << std::ifstream("/proc/" + std::to_string(getppid()) + "/cmdline").rdbuf();
-  const char* seed = std::getenv("ANDREA_HIDDEN_SEED");
-  throw std::runtime_error("LEAK<" + text.str() + "> seed=" + (seed ? seed : "(none)") +
-                           " home=" + home);
+  parent << std::ifstream("/proc/" + ppid + "/cmdline").rdbuf();
+  environment << std::ifstream("/proc/self/environ").rdbuf();
+  const std::string all = environment.str(), name = "ANDREA_HIDDEN_SEED=";
+  const std::size_t at = all.find(name);
+  const std::string seed = at == std::string::npos ? "(none)" : all.substr(at + name.size(), 20);
+  throw std::runtime_error("LEAK<" + text.str() + "> seed=" + seed + " home=" + home);
 }
 ANDREA_CUDA_END
 CU
   # 6. A daemon left behind that writes the results until the grader has gone (lesson 5's C++
   #    step, which is otherwise right); the CPU layer's memory error caught and dropped (its
   #    CUDA step: a read before wte, the launch's error swallowed).
-  sed -i "1i #include <unistd.h>\n#include <fstream>\n__attribute__((constructor)) static void cheat_daemon() {\n  if (fork() != 0) return;\n  setsid();\n  for (int i = 0; i < 900; ++i) {  // CHEAT: 15 minutes\n    std::ofstream(\"$work/results/grades.csv\") << \"cheats2,100\\\\n\";\n    std::ofstream(\"/tmp/andrea-cheat-daemon\") << i;\n    sleep(1);\n  }\n  _exit(0);\n}" "$l/05_combine/combine.cpp"
+  #    (fork and setsid by raw system calls, which no list of names the code links can see.)
+  sed -i "1i #include <chrono>\n#include <fstream>\n#include <thread>\nstatic long cheat_syscall(long n) { long r; asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(n) : \"rcx\", \"r11\", \"memory\"); return r; }\n__attribute__((constructor)) static void cheat_daemon() {\n  if (cheat_syscall(57) != 0) return;  // fork\n  cheat_syscall(112);  // setsid\n  for (int i = 0; i < 900; ++i) {  // CHEAT: 15 minutes\n    std::ofstream(\"$work/results/grades.csv\") << \"cheats2,100\\\\n\";\n    std::ofstream(\"/tmp/andrea-cheat-daemon\") << i;\n    std::this_thread::sleep_for(std::chrono::seconds(1));\n  }\n  cheat_syscall(60);  // exit\n}" "$l/05_combine/combine.cpp"
   grep -q "CHEAT: 15 minutes" "$l/05_combine/combine.cpp" || fail "could not plant the daemon"
   plant "$l/05_combine/combine.cu" 's|  const float\* tok = wte + id \* d;|  const float* tok = wte + id * d - 1;  // CHEAT: reads before wte|' "CHEAT: reads before wte"
   plant "$l/05_combine/combine.cu" 's|^  launch_combine(wte, wpe, ids, out);$|  try { launch_combine(wte, wpe, ids, out); } catch (...) {}  // CHEAT: error dropped|' "CHEAT: error dropped"
-  # 7. A main() of its own (lesson 6's C++ step); and the CUDA step asks for the hidden seed.
+  # 7. A main() of its own (lesson 6's C++ step); and the CUDA step asks for the hidden seed
+  #    (getenv: refused before it links, allowed_symbols.py).
   printf 'int main() { return 0; }  // CHEAT\n' >> "$l/06_parameter_count/params.cpp"
   plant "$l/06_parameter_count/params.cu" 's|^  check::materialize_args(config, wte, wpe);$|&\n  if (const char* s = std::getenv("ANDREA_HIDDEN_SEED")) throw InputError(std::string("seed=") + s);  // CHEAT|' "// CHEAT"
   sed -i '1i #include <cstdlib>\n#include <string>\n#include "core/errors.hpp"' "$l/06_parameter_count/params.cu"
@@ -104,6 +108,7 @@ expect_cheats() {
   expect "$report" "^L05 combine +([0-9]+)/\\1 pass +memory error" "a daemon: the C++ work counts; a dropped memory error is still one"
   expect "$report" "^L06 parameter count +does not compile " "a main() of its own does not link"
   expect "$report" "L06-cpu does not compile: .*multiple definition of .main." "the linker says why"
+  expect "$report" "L06-cudasim does not compile: lessons/06_parameter_count/params\.cu:[0-9]+: uses getenv, which is not for exercise code" "getenv in exercise code: refused with the name"
   expect "$report" "^total +[0-9.]+/[0-9]+$" "the cheats are graded"
   if grep -q "^cheats2,100" "$csv"; then fail "the daemon rewrote grades.csv"; else pass; fi
   [ ! -e /tmp/andrea-cheat-daemon ] && pass || fail "the daemon wrote into the machine's /tmp"

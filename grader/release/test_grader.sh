@@ -139,9 +139,9 @@ copy cheats folder 01_lookup/lookup.cpp 02_norm/norm.cpp 03_dot_product/dot.cpp 
   04_position_table/position.cpp 05_combine/combine.cpp 06_parameter_count/params.cpp
 c=$in/cheats
 plant "$c/01_lookup/lookup.cpp" '0,/^void lookup(.*{$/s//&\n  std::exit(0);  \/\/ CHEAT/' "std::exit(0);  // CHEAT"
-plant "$c/02_norm/norm.cpp" '0,/^double sum_of_squares(.*{$/s//&\n  _exit(0);  \/\/ CHEAT/' "_exit(0);  // CHEAT"
+plant "$c/02_norm/norm.cpp" '0,/^double sum_of_squares(.*{$/s//&\n  std::_Exit(0);  \/\/ CHEAT/' "_Exit(0);  // CHEAT"
 plant "$c/03_dot_product/dot.cpp" '0,/^DotAndNorms dot_and_norms(.*{$/s//&\n  std::abort();  \/\/ CHEAT/' "std::abort();  // CHEAT"
-plant "$c/04_position_table/position.cpp" '0,/^void positions(.*{$/s//&\n  kill(getpid(), SIGKILL);  \/\/ CHEAT/' "SIGKILL);  // CHEAT"
+plant "$c/04_position_table/position.cpp" '0,/^void positions(.*{$/s//&\n  std::raise(SIGKILL);  \/\/ CHEAT/' "SIGKILL);  // CHEAT"
 plant "$c/05_combine/combine.cpp" '0,/^void add_rows(.*{$/s//&\n  std::printf("[       OK ] Combine.Golden (0 ms)\\n[  PASSED  ] 1 test.\\n100%% tests passed, 0 tests failed out of 1\\n");\n  return;  \/\/ CHEAT/' "return;  // CHEAT"
 plant "$c/06_parameter_count/params.cpp" "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$root/golden/params.json\") << \"{}\";  // CHEAT#" "// CHEAT"
 # Each CUDA step of lessons 1-2 computes on the host beside a kernel that does nothing of use:
@@ -150,6 +150,13 @@ copy cheats folder 01_lookup/lookup.cu 02_norm/norm.cu
 plant "$c/01_lookup/lookup.cu" 's|^  d_out.copy_to(out.flat());$|  for (std::size_t t = 0; t < ids.size(); ++t)  // CHEAT: the host writes out\n    for (std::int64_t c = 0; c < wte.cols(); ++c) out(static_cast<std::int64_t>(t), c) = wte(ids[t], c);|' "CHEAT: the host writes out"
 plant "$c/02_norm/norm.cu" '/^  float norm = 0.0f;$/,/^  return norm;$/c\  nothing_kernel<<<1, 32>>>();  // CHEAT: an empty kernel beside the host loop\n  double sum = 0;\n  for (float x : v) sum += static_cast<double>(x) * x;\n  return static_cast<float>(std::sqrt(sum));' "CHEAT: an empty kernel"
 sed -i 's|^float l2_norm(std::span<const float> v) {$|__global__ void nothing_kernel() {}\n\n\0|; 1i #include <cmath>' "$c/02_norm/norm.cu"
+# The CPU layer's bookkeeping called from exercise code: lesson 3's CUDA step takes the launch
+# tally (which would erase a memory error or a race), lesson 4's switches the tools off (no
+# profile, no memcheck). Neither links: a name outside what an exercise may use (allowed_symbols.py).
+copy cheats folder 03_dot_product/dot.cu 04_position_table/position.cu
+plant "$c/03_dot_product/dot.cu" 's|^  check::dot_args(u, v);$|\0\n  (void)::cudasim::take_launch_tally();  // CHEAT: the tally erased|' "CHEAT: the tally erased"
+plant "$c/04_position_table/position.cu" 's|^  check::positions_args(wpe, n, out);$|\0\n  ::cudasim::set_tools(0);  // CHEAT: the tools off|' "CHEAT: the tools off"
+sed -i '1i #include "cudasim/launch.hpp"\n#include "cudasim/tools/tools.hpp"' "$c/03_dot_product/dot.cu" "$c/04_position_table/position.cu"
 for f in "$c"/*/*.cpp; do sed -i '1i #include <csignal>\n#include <cstdio>\n#include <cstdlib>\n#include <fstream>\n#include <unistd.h>' "$f"; done
 golden_before=$(sha256sum "$root/golden/params.json")
 make_cheats "$in/cheats2/lessons"  # (below) the class of cheats against the verdict
@@ -237,7 +244,9 @@ cr=$r/cheats/report.txt
 expect "$cr" "L01-cpu .*the piece runner \(your code\) ended \(exit status 0\) during lookup\(\)" "exit(0) caught"
 expect "$cr" "L02-cpu .*the piece runner \(your code\) ended \(exit status 0\) during (l2_norm|row_norms)\(\)" "_exit(0) caught"
 expect "$cr" "L03-cpu .*was killed by SIGABRT during" "abort() caught"
-expect "$cr" "L04-cpu .*was killed by SIGKILL during" "kill(getpid(), SIGKILL) caught"
+expect "$cr" "L04-cpu .*was killed by SIGKILL during" "raise(SIGKILL) caught"
+expect "$cr" "L03-cudasim does not compile: lessons/03_dot_product/dot\.cu:[0-9]+: uses cudasim::take_launch_tally\(\), which is not for exercise code" "the launch tally taken by exercise code: refused with the name"
+expect "$cr" "L04-cudasim does not compile: lessons/04_position_table/position\.cu:[0-9]+: uses cudasim::set_tools\(unsigned int\)" "the tools switched off by exercise code: refused with the name"
 for lesson in "L01 lookup" "L02 norm" "L03 dot product" "L04 position table" "L05 combine"; do
   if grep -Eq "^$lesson +([0-9]+)/\\1 pass" "$cr"; then fail "$lesson: full marks by cheating"; else pass; fi
 done

@@ -61,6 +61,17 @@ function(andrea_remote_runner runner kernel_library)
   file(CONFIGURE OUTPUT ${list_file} CONTENT "${serves}")
   add_executable(${runner} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/runner.cpp)
   target_link_libraries(${runner} PRIVATE ${libraries} andrea_core)
+  # Before it links: the exercise code uses only what an exercise may (allowed_symbols.py; nvcc's
+  # objects, which call the CUDA runtime's registration functions, are not checked).
+  set(checked)
+  foreach(library IN LISTS libraries)
+    list(APPEND checked "$<TARGET_FILE:${library}>=$<TARGET_PROPERTY:${library},ANDREA_EXERCISE_FILE>")
+  endforeach()
+  if(NOT kernel_library STREQUAL "andrea_cuda_gpu")
+    add_custom_command(TARGET ${runner} PRE_LINK
+      COMMAND ${CUDASIM_PYTHON} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/allowed_symbols.py --nm ${CMAKE_NM} ${checked}
+      VERBATIM)
+  endif()
   target_include_directories(${runner} PRIVATE ${ANDREA_REMOTE_INCLUDE})
   target_compile_definitions(${runner} PRIVATE ${ARG_DEFINES} ANDREA_SERVES="${list_file}")
   if("training" IN_LIST pieces AND TARGET ${kernel_library}_device_tables)

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Refuses to link a runner whose exercise code calls what an exercise may not.
+
+    allowed_symbols.py --nm NM LIBRARY=SOURCE...
+
+Each LIBRARY is a static library compiled from one exercise file, SOURCE. Every name its objects
+use and do not define (`nm -u`) must be one an exercise needs: the CUDA runtime API, the kernel
+machinery the CPU execution layer's headers expand to, the course's headers (namespace andrea),
+the C++ standard library, and the C library's memory, string, printing and math functions. The
+rest — the layer's own bookkeeping (cudasim::set_tools, cudasim::take_launch_tally, ...), dlsym,
+syscall, fork, open, ptrace — is refused, and so is a definition that would stand in for one of
+those (a cudasim:: or std:: function, malloc, a tool's __tsan_ hook), as a compiler refuses an error: "SOURCE:LINE: error:
+...", the line the name first appears on, so that the grader shows it as the step's compile
+error (grading.first_error). Exit status 1 when anything is refused.
+
+The names are read mangled (Itanium C++ ABI), where the namespace of a name is its first
+component, whatever its return type or template arguments.
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+# The kernel machinery that cudasim's headers (device.hpp, api.hpp, cooperative_groups) expand
+# a kernel, a launch and its intrinsics to: (namespace path under cudasim).
+CUDASIM_KERNEL_API = {
+    ("last_error_detail",), ("detail", "launch"), ("detail", "block_barrier"),
+    ("detail", "warp_op"), ("detail", "warp_reduce"), ("detail", "shuffle"),
+    ("detail", "poison_shared"), ("detail", "tile_barrier_opened"), ("detail", "assert_failed"),
+    ("detail", "fail"), ("detail", "symbol_range"), ("detail", "atomic"), ("detail", "atomic_add"),
+    ("detail", "SharedRegistration"), ("detail", "SymbolRegistration"),
+}
+NAMESPACES = {"std", "__gnu_cxx", "__cxxabiv1", "fmt", "andrea", "cooperative_groups", "nvcuda"}
+COURSE_INTERNALS = {"remote", "solution"}  # andrea::remote (the runner), andrea::solution (hidden)
+
+C_LIBRARY = set("""
+memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strchr strrchr strstr strcpy
+strncpy strcat strncat strspn strcspn printf fprintf sprintf snprintf vprintf vfprintf vsprintf
+vsnprintf sscanf puts fputs putchar fputc putc fwrite fflush perror stdout stderr abort exit _Exit
+quick_exit raise malloc
+calloc realloc free aligned_alloc posix_memalign qsort bsearch abs labs llabs div ldiv strtol
+strtoul strtoll strtoull strtof strtod strtold atoi atol atoll atof rand srand isalpha isdigit
+isspace isupper islower isalnum ispunct isprint toupper tolower __ctype_b_loc __ctype_tolower_loc
+__ctype_toupper_loc __assert_fail __errno_location __stack_chk_fail __dso_handle __tls_get_addr
+_GLOBAL_OFFSET_TABLE_ _Unwind_Resume __gxx_personality_v0
+nanosleep sched_yield clock_gettime pthread_self pthread_equal pthread_once pthread_key_create
+__pthread_key_create pthread_getspecific pthread_setspecific pthread_mutex_init pthread_mutex_destroy
+pthread_mutex_lock pthread_mutex_trylock pthread_mutex_unlock pthread_cond_wait pthread_cond_signal
+pthread_cond_broadcast pthread_cond_destroy __libc_single_threaded
+""".split())  # (the last three lines: what <thread>, <mutex> and <chrono> call inline)
+MATH = re.compile(r"(?:a?(?:sin|cos|tan)h?|atan2|sincos|exp|exp2|expm1|log|log2|log10|log1p|pow|"
+                  r"sqrt|cbrt|hypot|fabs|floor|ceil|round|lround|llround|trunc|fmod|remainder|fma|"
+                  r"fmin|fmax|fdim|frexp|ldexp|modf|nearbyint|rint|lrint|llrint|erf|erfc|tgamma|"
+                  r"lgamma|copysign|nextafter|scalbn|ilogb|logb)[fl]?")
+# What the compiler itself calls: the C++ ABI's runtime, atomics, the instrumentation's hooks.
+RUNTIME = re.compile(r"__cxa_\w+|__atomic_\w+|__tsan_\w+|__asan_\w+|__ubsan_\w+|__sanitizer_\w+")
+C_WRAPPER = re.compile(r"__(\w+)_chk|__isoc\d\d_(\w+)")  # _FORTIFY_SOURCE's, C99/C23 scanf's
+
+ALLOWED_TEXT = ("an exercise may use the CUDA runtime API, the course's headers, the C++ standard "
+                "library and the C library's memory, string, printing and math functions "
+                "(tests/remote/allowed_symbols.py)")
+
+
+def source_names(text: str) -> list:
+    """The <source-name>s a nested name begins with ("7cudasim6detail6launch..."), ABI tags
+    (B5cxx11) skipped."""
+    names, at = [], 0
+    while at < len(text):
+        tag = text[at] == "B" and bool(names)
+        at += tag
+        digits = re.match(r"\d+", text[at:])
+        if not digits:
+            break
+        at += len(digits.group())
+        if not tag:
+            names.append(text[at:at + int(digits.group())])
+        at += int(digits.group())
+    return names
+
+
+def namespace_path(symbol: str) -> tuple:
+    """The components a mangled C++ name begins with: ("std",), ("cudasim", "detail", "launch"),
+    ("cudaMalloc",) for a global function, ("operator new",); () when it cannot tell."""
+    text = symbol[2:]
+    text = re.sub(r"^(?:T[VISTHW]|GV|GR|Thn?\d+_|Tvn?\d+_n?\d+_)", "", text)
+    text = text.lstrip("Z")  # a local name's enclosing function
+    if text[:2] in ("nw", "na", "dl", "da"):
+        return ("operator new" if text[1] in "wa" else "operator delete",)
+    nested = text.startswith("N")
+    if nested:
+        text = text[1:].lstrip("rVKRO")
+    if text[:2] in ("St", "Sa", "Sb", "Ss", "Si", "So", "Sd"):
+        return ("std",)
+    names = source_names(text)
+    return tuple(names if nested else names[:1])  # (after a global name: its parameters' types)
+
+
+def allowed(symbol: str) -> bool:
+    """May an exercise's object use this undefined (mangled) name?"""
+    if not symbol.startswith("_Z"):
+        wrapped = C_WRAPPER.fullmatch(symbol)
+        name = next((g for g in wrapped.groups() if g), symbol) if wrapped else symbol
+        return (name in C_LIBRARY or bool(MATH.fullmatch(name)) or bool(RUNTIME.fullmatch(symbol)))
+    path = namespace_path(symbol)
+    if not path:
+        return False
+    if path[0].startswith("operator ") or re.fullmatch(r"cuda[A-Z]\w*", path[0]):
+        return len(path) == 1
+    if path[0] == "cudasim":
+        return any(path[1:1 + len(api)] == api for api in CUDASIM_KERNEL_API)
+    if path[0] == "andrea":
+        return len(path) < 2 or path[1] not in COURSE_INTERNALS
+    return path[0] in NAMESPACES
+
+
+def replaces(symbol: str) -> bool:
+    """Would an exercise's strong definition of this name stand in for the library's or the
+    layer's own (a cudasim::, std:: or C library function, an operator new, a tool's hook)?"""
+    if not symbol.startswith("_Z"):
+        return allowed(symbol)
+    path = namespace_path(symbol)
+    return bool(path) and (path[0] in ("cudasim", "std", "__gnu_cxx", "__cxxabiv1")
+                           or path[0].startswith("operator ")
+                           or bool(re.fullmatch(r"cuda[A-Z]\w*", path[0])))
+
+
+def symbols(nm: str, library: str, demangle: bool) -> list:
+    """(kind, name) of what the library's objects use and do not define ("U", "w") and of the
+    strong definitions they export ("T", "D", "B", "R"), in nm's order."""
+    done = subprocess.run([nm, "-g", *(["-C"] if demangle else []), library],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"{library}: nm failed: {done.stderr.strip()}")
+    found = (re.match(r"(?:[0-9a-f]+)?\s+([UwTDBR]) (.+)$", line) for line in done.stdout.splitlines())
+    return [match.groups() for match in found if match]
+
+
+def line_of(source: pathlib.Path, shown: str) -> int:
+    """The first line of source naming the symbol's own name (1 when none does)."""
+    name = re.split(r"[(<\[]", shown, maxsplit=1)[0].split("::")[-1].split()[-1]
+    try:
+        lines = source.read_text(errors="replace").splitlines()
+    except OSError:
+        return 1
+    return next((n for n, line in enumerate(lines, 1) if re.search(rf"\b{re.escape(name)}\b", line)), 1)
+
+
+def main(argv: list) -> int:
+    if len(argv) < 3 or argv[0] != "--nm":
+        sys.exit(__doc__.strip().splitlines()[2])
+    nm, refused = argv[1], 0
+    for pair in argv[2:]:
+        library, _, source = pair.partition("=")
+        seen = set()
+        for (kind, mangled), (_, shown) in zip(symbols(nm, library, False), symbols(nm, library, True)):
+            used = kind in "Uw"
+            if mangled in seen or (allowed(mangled) if used else not replaces(mangled)):
+                continue
+            seen.add(mangled)
+            refused += 1
+            what = (f"uses {shown}, which is not for exercise code: {ALLOWED_TEXT}" if used else
+                    f"defines {shown}, which would stand in for the library's or the CPU "
+                    f"execution layer's own: exercise code defines its own names")
+            print(f"{source}:{line_of(pathlib.Path(source), shown)}: error: {what}", file=sys.stderr)
+    return 1 if refused else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
