@@ -137,16 +137,19 @@ def gradescope(grade: Grade, steps: list, hidden_apart: bool = False) -> dict:
                           "status": "failed", "visibility": "visible",
                           "output": grade.reason or "not graded"})
         elif hidden_apart and step.hidden[1]:
-            # column() scores each half by its share (the efficiency tests a fifth of each),
-            # and the whole step 0 for a memory error or a race: the public half's points, then
-            # the rest for the hidden half.
-            shown = 0.0 if step.points == 0 else worth / 2 * step.public_share
-            public_reason = step.public_reason or (
-                "the step scores 0 for what its hidden tests found (shown after the due date)"
-                if step.points == 0 and step.hidden_reason else "")
-            tests.append(test_of(step.name, shown, worth / 2, step.public, public_reason, "visible"))
+            # column() scores each half by its share (the efficiency tests a fifth of each).
+            # The public half shows what the public tests found, alone; the hidden half takes
+            # the rest of the step's points. A memory error or a race only the hidden tests
+            # reach scores the whole step 0: the hidden half then takes back the public half's
+            # points, after the due date (before it, the visible score says nothing of them).
+            shown = worth / 2 * step.public_share
+            hidden_reason = step.hidden_reason + (
+                f"\nthe whole step scores 0 for it: this half takes back the public half's "
+                f"{shown:g} points" if step.points - shown < -1e-9 else "")
+            tests.append(test_of(step.name, shown, worth / 2, step.public, step.public_reason,
+                                 "visible"))
             tests.append(test_of(step.name + " (hidden tests)", step.points - shown, worth / 2,
-                                 step.hidden, step.hidden_reason, "after_due_date"))
+                                 step.hidden, hidden_reason, "after_due_date"))
         else:
             tests.append(test_of(step.name, step.points, worth, [step.passed, step.tests],
                                  step.reason, "visible"))

@@ -626,24 +626,35 @@ def column(step: Step, results: dict, broken: dict) -> Column:
     public, hidden = split(values, kept)
     col = Column("", 0.0, failures, len(kept), len(values), public, hidden,
                  [len([t for t in passed if t in costs]), len(costs)])
+    # Each half (public, hidden) is its tests' share, the efficiency tests taking EFFICIENCY
+    # of it, counted once the public tests all pass (so the hidden half tells nothing more).
+    weight = EFFICIENCY if costs else 0.0
+    cost = col.cost[0] / col.cost[1] if costs and public[0] == public[1] else 0.0
+    halves = [(1 - weight) * p / n + weight * cost for p, n in (public, hidden) if n]
+    hidden_tests = hidden_of(tests)
+    found = serious(failures)
     if failures and all("not implemented yet" in r for _, _, r in failures) and not passed:
         col.text = "not implemented"
-    elif any(MEMORY_ERROR.search(r) for _, _, r in failures):  # as compute-sanitizer fails a run
-        col.text = "memory error"
-    elif any(RACE.search(r) for _, _, r in failures):  # racecheck fails the run the same way
-        col.text = "race"
-    elif any(ON_HOST.search(r) for _, _, r in failures):  # the step's point is the kernel
-        col.text = "on the host"
+    elif found:  # the whole step scores 0, as compute-sanitizer fails a run
+        col.text = found
+        # The public half's share, which an autograder shows before the due date, is what the
+        # public tests found: a memory error only the hidden inputs reach must not show in it.
+        public_found = serious([f for f in failures if f[0] not in hidden_tests])
+        col.public_share = halves[0] if public[1] and not public_found else 0.0
     else:
         col.text = f"{len(kept)}/{len(values)} pass"
-        # Each half (public, hidden) is its tests' share, the efficiency tests taking EFFICIENCY
-        # of it, counted once the public tests all pass (so the hidden half tells nothing more).
-        weight = EFFICIENCY if costs else 0.0
-        cost = col.cost[0] / col.cost[1] if costs and public[0] == public[1] else 0.0
-        halves = [(1 - weight) * p / n + weight * cost for p, n in (public, hidden) if n]
         col.public_share = halves[0] if public[1] else 0.0
         col.share = sum(halves) / len(halves)
     return col
+
+
+def serious(failures: list) -> str:
+    """The cell of a failure that scores the whole step 0 ("memory error", "race", "on the
+    host"), or "" when none is."""
+    for text, pattern in (("memory error", MEMORY_ERROR), ("race", RACE), ("on the host", ON_HOST)):
+        if any(pattern.search(reason) for _, _, reason in failures):
+            return text
+    return ""
 
 
 def hidden_of(tests: dict) -> set:

@@ -2,7 +2,8 @@
 """The class's gradebook with hostile folder names (ctest grader/gradebook, label core-cpu):
 a folder named like the gradebook gets a results folder of its own, a name a spreadsheet would
 run as a formula is written as text, and any name (a newline, "..", bytes that are not UTF-8)
-gets a safe id and keeps its row, byte for byte."""
+gets a safe id and keeps its row, byte for byte. And a Gradescope step's visible half: what the
+public tests found, never what only the hidden tests found."""
 import pathlib
 import sys
 import tempfile
@@ -10,7 +11,11 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import gradebook  # noqa: E402
+import grading  # noqa: E402
 import submissions  # noqa: E402
+
+MEMORY_ERROR = ("memcheck: kernel 'lookup_kernel' block (0,0,0) thread (3,0,0): invalid write of "
+                "4 bytes at 0x10, 0 bytes past the end of a 64-byte allocation")
 
 
 class HostileNames(unittest.TestCase):
@@ -82,6 +87,44 @@ class HostileNames(unittest.TestCase):
             self.assertIn(b'"a\nb",', text)  # quoted by the CSV writer: one cell
             self.assertEqual(sorted(p.name for p in out.iterdir() if p.is_dir()),
                              sorted(s.slug for s in class_))
+
+
+class VisibleHalf(unittest.TestCase):
+    """Lesson 1's C++ step (worth 5): 3 public tests and 2 hidden ones, all run once."""
+
+    def halves(self, public_reasons: list, hidden_reasons: list) -> list:
+        runs = {f"Lookup.T{i}": [("", "fail" if r else "pass", r)] for i, r in enumerate(public_reasons)}
+        runs |= {f"HiddenLookup.T{i}": [("hidden", "fail" if r else "pass", r)]
+                 for i, r in enumerate(hidden_reasons)}
+        step = grading.Step("L01", "cpu")
+        col = grading.column(step, {"L01": {"cpu": runs}}, {})
+        public = [f for f in col.failures if not f[0].startswith("Hidden")]
+        graded = gradebook.Step("L01-cpu", "L01 lookup, C++ step", 5.0 * col.share, 5.0,
+                                public=col.public, hidden=col.hidden,
+                                public_reason=grading.first_reason(public),
+                                hidden_reason=grading.first_reason([f for f in col.failures if f not in public]),
+                                public_share=col.public_share)
+        result = gradebook.gradescope(gradebook.Grade("ana", "ana", steps=[graded]),
+                                      [("L01-cpu", 5.0)], hidden_apart=True)
+        return [(t["visibility"], t["score"], t["output"]) for t in result["tests"]]
+
+    def test_a_memory_error_only_the_hidden_inputs_reach_does_not_show_before_the_due_date(self):
+        visible, hidden = self.halves(["", "", ""], ["", MEMORY_ERROR])
+        self.assertEqual(visible, ("visible", 2.5, "3/3 tests pass"))
+        self.assertEqual(hidden[:2], ("after_due_date", -2.5))  # the step: 0 in all
+        self.assertIn("invalid write", hidden[2])
+        self.assertIn("takes back the public half's 2.5 points", hidden[2])
+
+    def test_a_memory_error_the_public_tests_find_scores_both_halves_0(self):
+        visible, hidden = self.halves([MEMORY_ERROR, "", ""], ["", ""])
+        self.assertEqual(visible[:2], ("visible", 0.0))
+        self.assertIn("invalid write", visible[2])
+        self.assertEqual(hidden[:2], ("after_due_date", 0.0))
+
+    def test_wrong_values_in_the_hidden_tests_cost_the_hidden_half_only(self):
+        visible, hidden = self.halves(["", "", ""], ["", "first wrong element [0, 0]"])
+        self.assertEqual(visible[:2], ("visible", 2.5))
+        self.assertEqual(hidden[:2], ("after_due_date", 1.25))
 
 
 if __name__ == "__main__":
