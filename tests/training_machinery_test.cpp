@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "training/corpus.hpp"
 #include "training/sampling.hpp"
+#include "training/token_corpus.hpp"
 #include "training/trainer.hpp"
 #include "training/vocabulary.hpp"
 
@@ -111,6 +112,34 @@ TEST(Vocabulary, TextReadBackIsTheSame) {
                      "v:2: expected 'word count', got 'cat'");
   EXPECT_INPUT_ERROR(training::parse_vocabulary("<unk> 3\n", "v"),
                      "v: a vocabulary of fewer than 2 words");
+}
+
+// train --tokens bpe's corpus, worked by hand with three merges: 256 = (' ', c), 257 = (256, a),
+// 258 = (257, t), so " cat" is one token and V = 256 + 3 + 1 = 260.
+TEST(TokenCorpus, LinesBecomeSentencesOfTokenIds) {
+  const tokenizer::Tokenizer tok{{{' ', 'c'}, {256, 'a'}, {257, 't'}}};
+  // chunks: "the" " cat" "\n\n" " a" " cat" "\n": the '\n' tokens end sentences, the empty
+  // line between them leaves no sentence.
+  const training::TokenCorpus corpus = training::encode_lines(tok, "the cat\n\n a cat\n");
+  EXPECT_EQ(corpus.ids, (std::vector<std::int32_t>{'t', 'h', 'e', 258, ' ', 'a', 258}));
+  EXPECT_EQ(corpus.sentence_starts, (std::vector<std::int64_t>{0, 4, 7}));
+  EXPECT_EQ(training::encode_lines(tok, "no line end").sentence_starts,
+            (std::vector<std::int64_t>{0, 11}));  // no merge applies: a token a byte
+  EXPECT_INPUT_ERROR(training::encode_lines(tok, "\n\n\n"), "no token outside its line ends");
+
+  const training::Vocabulary vocab = training::token_vocabulary(tok, corpus.ids);
+  ASSERT_EQ(vocab.size(), 260);
+  EXPECT_EQ(vocab.words[258], "\\x20cat");  // the name the merges file gives its bytes
+  EXPECT_EQ(vocab.words['t'], "t");
+  EXPECT_EQ(vocab.words['\n'], "\\x0a");
+  EXPECT_EQ(vocab.words[259], "<|endoftext|>");
+  EXPECT_EQ(vocab.counts[258], 2);
+  EXPECT_EQ(vocab.counts['t'], 1);
+  EXPECT_EQ(vocab.counts['\n'], 0);  // line ends are not trained on
+  EXPECT_EQ(training::word_token(vocab, "cat"), std::optional<std::int32_t>(258));
+  EXPECT_EQ(training::word_token(vocab, "a"), std::nullopt);  // " a" is two tokens
+  EXPECT_INPUT_ERROR(training::token_vocabulary(tok, std::vector<std::int32_t>{260}),
+                     "token id 260 is outside [0, 260)");
 }
 
 // A runner whose scores "run off to inf" at step fail_at: what train() says about it.

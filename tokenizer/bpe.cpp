@@ -221,8 +221,8 @@ void Trainer::merge_at(std::int32_t i, std::int32_t token, std::vector<std::uint
   next_[ui] = n;
 }
 
-// The new token's bytes for the merges file's comment: '!'..'~' as they are (but '\'),
-// every other byte as \xNN.
+}  // namespace
+
 std::string escaped(std::string_view bytes) {
   std::string out;
   for (const char c : bytes) {
@@ -235,6 +235,8 @@ std::string escaped(std::string_view bytes) {
   }
   return out;
 }
+
+namespace {
 
 // The pieces of every token, ids 0 .. V-1.
 std::vector<std::string> all_token_bytes(const Tokenizer& tok) {

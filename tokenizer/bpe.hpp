@@ -87,6 +87,10 @@ std::vector<std::int32_t> encode(const Tokenizer& tok, std::string_view bytes);
 /// outside [0, V).
 std::string token_bytes(const Tokenizer& tok, std::int32_t id);
 
+/// `bytes` as the merges file's comments write a token: '!'..'~' as they are (but '\'), every
+/// other byte as \xNN (" cat" is \x20cat). A name with no white space, one per byte string.
+std::string escaped(std::string_view bytes);
+
 /// The length in bytes of every token, ids 0 .. V-1, without building one: merges may
 /// double a length each time (40 merges: a token of 2^40 bytes), so a length past INT64_MAX
 /// is counted as INT64_MAX.

@@ -56,6 +56,19 @@ grep -q "<svg" "$tmp/h.svg" || fail "no heatmap written"
 "$exe" neighbors --weights "$tmp/e.safetensors" -k 3 dog >"$tmp/nb.txt" 2>&1 || fail "neighbors: exit $?"
 [ "$(grep -c '^  [a-z]' "$tmp/nb.txt")" = 3 ] || fail "neighbors -k 3: $(cat "$tmp/nb.txt")"
 
+# --tokens bpe: a row per token id of the course's tokenizer (V = 8,449), seen or not; a word
+# names its token " word", read back by similar from the file's metadata.
+bpe=(--tokens bpe "${corpus[@]}" --d-model 4 --window 2 --negatives 2 --epochs 1)
+"$exe" train "${bpe[@]}" --out "$tmp/b.safetensors" >"$tmp/bpe.txt" 2>"$tmp/err" || fail "train --tokens bpe: exit $? ($(cat "$tmp/err"))"
+grep -Eq "^vocab +V = 8449 rows: one per token id" "$tmp/bpe.txt" || fail "bpe: vocabulary line: $(grep vocab "$tmp/bpe.txt")"
+[ "$(wc -l <"$tmp/b.vocab.txt")" = 8449 ] || fail "bpe: the vocabulary file has $(wc -l <"$tmp/b.vocab.txt") rows"
+grep -q '^\\x20cat [1-9]' "$tmp/b.vocab.txt" || fail "bpe: no row for the token ' cat' seen in the corpus"
+"$exe" similar --weights "$tmp/b.safetensors" cat '\x20cat' >"$tmp/sim.txt" 2>"$tmp/err" || fail "bpe similar: exit $? ($(cat "$tmp/err"))"
+grep -Eq '^ +cat +\+1\.000 +\+1\.000$' "$tmp/sim.txt" || fail "bpe similar: cat is not the token ' cat': $(cat "$tmp/sim.txt")"
+expect_error bpe-min-count "--min-count is for --tokens words" train "${bpe[@]}" --min-count 2 --out "$tmp/out/e.safetensors"
+expect_error words-merges "--merges-file is for --tokens bpe" train "${small[@]}" --merges-file "$tmp/corpus.txt" --out "$tmp/out/e.safetensors"
+expect_error bpe-tokens "--tokens: chars not in {words,bpe}" train "${corpus[@]}" --tokens chars --out "$tmp/out/e.safetensors"
+
 # Bad input.
 expect_error corpus-missing "install it with \`apt-get install wordnet-base\`" train --corpus "$tmp/no-such-dir/" --out "$tmp/out/e.safetensors"
 expect_error corpus-file-missing "cannot open the corpus file" train --corpus "$tmp/none.txt" --out "$tmp/out/e.safetensors"
