@@ -49,14 +49,14 @@ std::string clock(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-void print_progress(const Progress& p, std::int64_t epochs) {
+void print_progress(const Progress& p, std::int64_t epochs, std::string_view unit) {
   const double share = static_cast<double>(p.words_done) / static_cast<double>(p.words_total);
   const double speed = p.seconds > 0 ? static_cast<double>(p.words_done) / p.seconds : 0.0;
   const int filled = static_cast<int>(share * 30);
   fmt::print(stderr,
-             "\repoch {}/{} [{:<30}] {:3.0f}%  {:7.0f} words/s  loss {:.4f}  lr {:.5f}  ETA {}  ",
+             "\repoch {}/{} [{:<30}] {:3.0f}%  {:7.0f} {}/s  loss {:.4f}  lr {:.5f}  ETA {}  ",
              p.epoch + 1, epochs, std::string(static_cast<std::size_t>(filled), '#'), 100 * share,
-             speed, p.loss, p.lr,
+             speed, unit, p.loss, p.lr,
              clock(speed > 0 ? static_cast<double>(p.words_total - p.words_done) / speed : 0));
   std::fflush(stderr);
 }
@@ -287,7 +287,7 @@ int TrainingCommands::run_train() const {
       text.ids, text.sentence_starts, text.vocab, options,
       [&](const Progress& p) {
         seconds = p.seconds;
-        if (!quiet_) print_progress(p, options.epochs);
+        if (!quiet_) print_progress(p, options.epochs, bpe() ? "tokens" : "words");
       },
       backend->sgns_runner);
   if (!quiet_) fmt::print(stderr, "\n");
