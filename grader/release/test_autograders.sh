@@ -8,6 +8,8 @@
 #        the stubs -> 0, "not implemented yet"
 #        a lookup.cpp that reads the solution and throws it, under the user-nobody sandbox
 #          (Gradescope's containers) -> 0 for the C++ step only; no solution text in results.json
+#        a CUDA lookup that writes past its output for the hidden inputs' shapes only -> the
+#          visible half full, the hidden half -2.5 with the memory error
 #        an upload with the files in a zip, a zip inside it, a 1 GiB file, a link, a name in the
 #          wrong case, other files -> graded from what can be taken, the others named with why
 #        an empty upload, and a run whose settings are broken -> a results.json that says why
@@ -101,6 +103,21 @@ t["L01 lookup, CUDA step"]["score"] == 2.5 and t["L01 lookup, CUDA step (hidden 
 "the solution: " in t["L01 lookup, C++ step"]["output"]
 "sandbox: user" in r["output"]
 "wte.row(ids[t])" not in json.dumps(r) and "an index, no arithmetic" not in json.dumps(r)'
+
+# A memory error only the hidden inputs reach (lesson 1's "many short rows": more than 1,024 ids
+# of a table of at most 50 rows): the visible half is what the public tests found, alone; after
+# the due date the hidden half takes its points back, the step 0.
+cp "$work/solutions/01_lookup/lookup.cpp" "$work/solutions/01_lookup/lookup.cu" "$ag/submission/"
+sed -i 's|^  ANDREA_CUDA_CHECK_LAUNCH();$|  if (ids.size() > 1024 \&\& wte.rows() <= 50)  // CHEAT: one write past out, hidden shapes only\n    lookup_kernel<<<1, 1>>>(d_wte.get(), d_ids.get(), d_out.get() + out.size(), 1, wte.rows());\n\0|' \
+  "$ag/submission/lookup.cu"
+grep -q "// CHEAT: one write past" "$ag/submission/lookup.cu" && pass || fail "could not plant the write past out"
+grade hidden-only
+check hidden-only '
+t["L01 lookup, C++ step"]["score"] == 2.5 and t["L01 lookup, C++ step (hidden tests)"]["score"] == 2.5
+t["L01 lookup, CUDA step"]["score"] == 2.5 and t["L01 lookup, CUDA step"]["status"] == "passed"
+t["L01 lookup, CUDA step (hidden tests)"]["score"] == -2.5
+"invalid write" in t["L01 lookup, CUDA step (hidden tests)"]["output"] and "takes back" in t["L01 lookup, CUDA step (hidden tests)"]["output"]
+"invalid write" not in t["L01 lookup, CUDA step"]["output"] and "invalid write" not in r["output"] and "hidden" not in t["L01 lookup, CUDA step"]["output"]'
 
 # An upload as students make them: the files in a zip (Gradescope unpacks the outer one), a zip
 # inside that one, a 1 GiB file where the C++ file should be, a link, and files of no exercise.
