@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A new lesson is one folder and one entry in lessons/lessons.json (docs/adding-a-lesson.md).
-# This proves it on a temporary copy of the tree: it adds a toy lesson 12 (piece
+# This proves it on a temporary copy of the tree: it adds a toy lesson after the last one (piece
 # toy_scale: out = a * x, its C++ and CUDA files, its test, its manifest entry, nothing else),
 # writes the exercise stubs with make_exercises.py, and grades a grade build (CPU backends)
 # twice: the stubs score 0 ("not implemented"), the solutions 10/10. The copy is removed at the
@@ -26,12 +26,17 @@ for name in filter(None, listed.decode().split("\0")):
 EOF
 
 # --- The toy lesson: one folder, one manifest entry, the piece's files. -------------------
-mkdir -p "$src/lessons/12_toy_scale"
-echo "# Lesson 12 — toy scale (made by .ci/toy_lesson.sh)" > "$src/lessons/12_toy_scale/README.md"
-python3 - "$src/lessons/lessons.json" <<'EOF'
+# Its number follows the manifest's last lesson: nothing here names a lesson count.
+number=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["lessons"]) + 1)' \
+  "$src/lessons/lessons.json")
+label=$(printf 'L%02d' "$number")
+folder=$(printf '%02d_toy_scale' "$number")
+mkdir -p "$src/lessons/$folder"
+echo "# Lesson $number — toy scale (made by .ci/toy_lesson.sh)" > "$src/lessons/$folder/README.md"
+python3 - "$src/lessons/lessons.json" "$label" "$folder" <<'EOF'
 import json, sys
 manifest = json.load(open(sys.argv[1]))
-manifest["lessons"].append({"label": "L12", "folder": "12_toy_scale", "title": "toy scale",
+manifest["lessons"].append({"label": sys.argv[2], "folder": sys.argv[3], "title": "toy scale",
                             "pieces": ["toy_scale"], "tests": "toy_scale", "needs": [],
                             "functions": {"toy_scale": ["scale"]}})
 json.dump(manifest, open(sys.argv[1], "w"), indent=2)
@@ -139,14 +144,14 @@ build=$src/build-toy
 fail=0
 grade() {  # grade LESSONS_DIR REPORT
   cmake -S "$src" -B "$build" -DANDREA_GRADE=ON -DANDREA_CUDA=OFF -DANDREA_LESSONS_DIR="$1" >/dev/null
-  python3 "$src/lessons/grade.py" --build-dir "$build" -L L12 2>/dev/null | tee "$2"
+  python3 "$src/lessons/grade.py" --build-dir "$build" -L "$label" 2>/dev/null | tee "$2"
 }
 grade "$src/lessons" "$work/stubs.txt"
-grep -Eq "^L12 toy scale +not implemented +not implemented .* 0\.0/10$" "$work/stubs.txt" ||
+grep -Eq "^$label toy scale +not implemented +not implemented .* 0\.0/10$" "$work/stubs.txt" ||
   { echo "FAIL: the toy lesson's stubs are not graded 'not implemented', 0/10"; fail=1; }
-python3 "$src/grader/release/make_exercises.py" --solutions "$work/solutions" --only 12_toy_scale >/dev/null
+python3 "$src/grader/release/make_exercises.py" --solutions "$work/solutions" --only "$folder" >/dev/null
 grade "$work/solutions" "$work/solutions.txt"
-grep -Eq "^L12 toy scale +2/2 pass +2/2 pass .* 10\.0/10$" "$work/solutions.txt" ||
+grep -Eq "^$label toy scale +2/2 pass +2/2 pass .* 10\.0/10$" "$work/solutions.txt" ||
   { echo "FAIL: the toy lesson's solutions do not get 10/10"; fail=1; }
 [ "$fail" -eq 0 ] && echo "toy lesson: built and graded from the manifest alone"
 exit "$fail"

@@ -278,7 +278,7 @@ void write_outputs(const Options& o, const cli::Backend& backend, const Config& 
 }
 
 int run(Options& o) {
-  if (o.has_seed && o.files.options[0]->count() > 0 &&
+  if (o.has_seed && o.files.weights_given() &&
       (o.has_ids || o.has_ids_file || o.has_text || o.has_bytes)) {
     throw InputError(
         "--seed has no effect with --weights and an input: the tables come from the file and the "
@@ -370,9 +370,9 @@ int dispatch(const CLI::App& app, Options& o, const cli::TrainingCommands& train
     return error(e.what(), 1);
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "andrea-embed: error: out of memory: the tables asked for do not fit ({})\n",
-               training.chosen()                 ? training.out_of_memory_hint()
-               : o.files.options[0]->count() > 0 ? "a smaller --weights file?"
-                                                 : "the tables of --config: more memory?");
+               training.chosen()         ? training.out_of_memory_hint()
+               : o.files.weights_given() ? "a smaller --weights file?"
+                                         : "the tables of --config: more memory?");
     return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "andrea-embed: failed: {}\n", cli::printable(e.what()));

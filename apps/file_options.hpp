@@ -20,7 +20,12 @@ namespace andrea::cli {
 struct FileOptions {
   std::string weights, save_weights, plot_similarity, plot_norms;
   std::vector<std::string> plot_table;  ///< {table name, file}
-  CLI::Option* options[5] = {};         ///< in the order above, plot_table last
+  /// The options themselves (CLI11), to ask whether each was given on the command line.
+  CLI::Option *weights_option = nullptr, *save_weights_option = nullptr,
+              *plot_similarity_option = nullptr, *plot_norms_option = nullptr,
+              *plot_table_option = nullptr;
+
+  bool weights_given() const { return weights_option->count() > 0; }
 };
 
 /// Adds the five options to `app` (--weights excludes --config, added before).

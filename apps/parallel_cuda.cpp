@@ -7,12 +7,11 @@
 #include "cuda/device.hpp"
 #include "cuda/vocab_parallel.hpp"
 
-#define ANDREA_CONCAT_(a, b) a##b
-#define ANDREA_CONCAT(a, b) ANDREA_CONCAT_(a, b)
-
 namespace andrea::parallel {
 
-LookupBackend ANDREA_CONCAT(cuda_lookup_, ANDREA_CUDA_FLAVOR)() {
+namespace {
+
+LookupBackend this_flavor() {
   namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
   return {&k::vocab_parallel_lookup, [] {
             // No device: a reason (the run is skipped). A device that fails: an error.
@@ -21,5 +20,14 @@ LookupBackend ANDREA_CONCAT(cuda_lookup_, ANDREA_CUDA_FLAVOR)() {
             return device.reason;
           }};
 }
+
+}  // namespace
+
+// Each object defines its own flavor's function (apps/CMakeLists.txt sets ANDREA_PARALLEL_GPU).
+#if ANDREA_PARALLEL_GPU
+LookupBackend cuda_lookup_gpu() { return this_flavor(); }
+#else
+LookupBackend cuda_lookup_cudasim() { return this_flavor(); }
+#endif
 
 }  // namespace andrea::parallel
