@@ -15,10 +15,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "andrea_remote/headers.inc"  // the pieces' headers (lessons/lessons.json)
 #include "core/errors.hpp"
 #include "tests/remote/serve.hpp"
+#include "tests/support/heap.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/device_tables.hpp"
 #endif
@@ -149,7 +151,7 @@ struct SkippedLaunches {
 #endif
 
 /// One request: the piece's name, the settings, its arguments; the answer into `out`.
-void answer(const std::string& request, Writer& out) {
+void answer(std::string_view request, Writer& out) {
   Reader in(request);
   if (in.number<std::uint32_t>() != kRequestMark) throw WireError("a request without its marker");
   const std::string piece = in.text();
@@ -191,6 +193,7 @@ void answer(const std::string& request, Writer& out) {
 
 int main() {
   using namespace andrea::remote;
+  andrea::testing::keep_freed_memory();  // before any student code: a runner's own setting
   if (::fcntl(3, F_GETFD) < 0 || ::fcntl(4, F_GETFD) < 0) {
     std::fprintf(stderr,
                  "the piece runner is started by a test program of a grade build, which "
@@ -202,10 +205,11 @@ int main() {
     std::uint64_t length = 0;
     if (!read_all(3, &length, 8)) return 0;  // the test program is done
     if (length > kMaxMessage) return 3;
-    std::string request(length, '\0');
-    if (!read_all(3, request.data(), length)) return 3;
+    // Not zeroed first (make_unique_for_overwrite): read() fills every byte of it.
+    const auto request = std::make_unique_for_overwrite<char[]>(length);
+    if (!read_all(3, request.get(), length)) return 3;
     Writer out;
-    answer(request, out);
+    answer(std::string_view(request.get(), length), out);
     const std::uint64_t size = out.data().size();
     if (!write_all(4, reinterpret_cast<const char*>(&size), 8) ||
         !write_all(4, out.data().data(), size)) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "finished.hpp"
+#include "heap.hpp"
 
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cuda/runtime.hpp"
@@ -16,6 +17,7 @@
 #endif
 
 int main(int argc, char** argv) {
+  andrea::testing::keep_freed_memory();
   ::testing::InitGoogleTest(&argc, argv);
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
   // One OS thread runs the blocks one after the other, in the order CUDASIM_ORDER gives: a
