@@ -76,6 +76,29 @@ inline std::size_t matrix_margin(std::int64_t cols) {
 template <class P>
 struct Arg;
 
+/// An output of a piece: a span or a matrix view of mutable elements, which the call may
+/// change (every other parameter is an input the call cannot change).
+template <class P>
+inline constexpr bool is_output = false;
+template <class T>
+requires(!std::is_const_v<T>) inline constexpr bool is_output<std::span<T>> = true;
+template <class T>
+requires(!std::is_const_v<T>) inline constexpr bool is_output<MatrixView<T>> = true;
+
+/// The bytes of elements a parameter sends (spans and matrices; 0 for the others).
+template <class T>
+std::size_t element_bytes(std::span<T> s) {
+  return s.size_bytes();
+}
+template <class T>
+std::size_t element_bytes(MatrixView<T> m) {
+  return static_cast<std::size_t>(m.size()) * sizeof(T);
+}
+template <class P>
+std::size_t element_bytes(const P&) {
+  return 0;
+}
+
 /// A number, given by value.
 template <class T>
 requires std::is_arithmetic_v<T>

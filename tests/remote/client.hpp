@@ -84,10 +84,12 @@ bool computed(const std::string& result, const std::string& before, const std::s
 void check_kernels_did_the_work(std::string_view piece, std::uint64_t launches,
                                 std::string_view first, const std::string& second);
 
+/// The bytes of a call's outputs as they are now: compared before and after the call.
 template <class... P>
-std::string sent(P... args) {
+std::string outputs(P... args) {
   Writer w;
-  (Arg<P>::send(w, args), ...);
+  w.reserve((std::size_t{64} + ... + (is_output<P> ? element_bytes(args) : 0)));
+  ((is_output<P> ? Arg<P>::send(w, args) : void()), ...);
   return w.data();
 }
 
@@ -95,6 +97,7 @@ template <class R, class... P>
 R call(std::string_view piece, Kernels kernels, P... args) {
   const CallSettings s = settings();
   Writer w;
+  w.reserve((std::size_t{4096} + ... + element_bytes(args)));  // one allocation, no doubling
   w.number(kRequestMark);
   w.text(piece);
   w.number(s.order), w.number(s.seed), w.number(s.workers), w.number(s.profile);
@@ -103,7 +106,8 @@ R call(std::string_view piece, Kernels kernels, P... args) {
   (Arg<P>::send(w, args), ...);
   const std::string answer = remote::exchange(piece, w.data());
   // A call that wrote nothing and returned nothing may well launch nothing (no rows to zero).
-  const std::string before = kernels != Kernels::not_required ? sent<P...>(args...) : std::string();
+  const std::string before =
+      kernels != Kernels::not_required ? outputs<P...>(args...) : std::string();
   try {
     Reader r(answer);
     AnswerHead head;
@@ -121,7 +125,8 @@ R call(std::string_view piece, Kernels kernels, P... args) {
     }
     (Arg<P>::receive(r, args), ...);
     if (!r.done()) throw WireError("bytes after the end of the answer");
-    const std::string after = kernels != Kernels::not_required ? sent<P...>(args...) : std::string();
+    const std::string after =
+        kernels != Kernels::not_required ? outputs<P...>(args...) : std::string();
     rethrow(piece, head, kernels, !std::is_void_v<R> || after != before);
     std::string result_bytes;
     if constexpr (!std::is_void_v<R>) {
@@ -129,8 +134,8 @@ R call(std::string_view piece, Kernels kernels, P... args) {
       put(bytes, result);
       result_bytes = bytes.data();
     }
-    if (kernels == Kernels::do_the_work && head.outcome == Outcome::returned &&
-        head.launches > 0 && head.launches != kNotCounted && computed(result_bytes, before, after)) {
+    if (kernels == Kernels::do_the_work && head.outcome == Outcome::returned && head.launches > 0 &&
+        head.launches != kNotCounted && computed(result_bytes, before, after)) {
       std::string again = w.data();  // the arguments as they were before the call
       again[skip_at] = 1;
       check_kernels_did_the_work(piece, head.launches, returned, remote::exchange(piece, again));

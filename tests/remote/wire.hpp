@@ -22,7 +22,7 @@
 #include "core/tensor.hpp"
 #include "core/vocab_shard.hpp"
 #include "cudasim/tools/tools.hpp"  // LaunchProfile: plain data, no code of the layer
-#include "reference/params.hpp"  // ParameterReport
+#include "reference/params.hpp"     // ParameterReport
 
 namespace andrea::remote {
 
@@ -39,6 +39,9 @@ inline constexpr std::uint64_t kMaxMessage = std::uint64_t{1} << 31;
 
 class Writer {
  public:
+  /// Room for `count` bytes in all, asked for before a large message is written: a message
+  /// grown by doubling past 32 MiB would land in fresh pages (tests/support/heap.hpp).
+  void reserve(std::size_t count) { out_.reserve(count); }
   void bytes(const void* data, std::size_t count) {
     const auto* p = static_cast<const char*>(data);
     out_.insert(out_.end(), p, p + count);
