@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 extern char** environ;
@@ -51,16 +52,17 @@ class Process {
   /// Sends the request, waits for the answer. Throws RunnerError.
   std::string exchange(std::string_view piece, const std::string& request) {
     if (pid_ <= 0) start();
-    std::string frame(8, '\0');
+    // The request's length, then the request: written from where they lie (no copy of a
+    // request that may hold a 26 MB table).
     const std::uint64_t length = request.size();
-    std::memcpy(frame.data(), &length, 8);
-    frame += request;
+    const std::string_view parts[2] = {{reinterpret_cast<const char*>(&length), 8}, request};
+    const std::size_t total = 8 + request.size();
     std::size_t sent = 0;
     std::string answer;
     std::uint64_t expected = 0;
     const auto deadline = std::chrono::steady_clock::now() + timeout();
     for (;;) {
-      if (sent == frame.size() && answer.size() >= 8) {
+      if (sent == total && answer.size() >= 8) {
         std::memcpy(&expected, answer.data(), 8);
         if (expected > kMaxMessage)
           fail(piece, "announced an answer of " + std::to_string(expected) + " bytes");
@@ -72,9 +74,8 @@ class Process {
         fail(piece,
              "did not answer within " + std::to_string(timeout().count()) + " s, and was stopped");
       }
-      pollfd fds[3] = {{answers_, POLLIN, 0},
-                       {output_, POLLIN, 0},
-                       {sent < frame.size() ? requests_ : -1, POLLOUT, 0}};
+      pollfd fds[3] = {
+          {answers_, POLLIN, 0}, {output_, POLLIN, 0}, {sent < total ? requests_ : -1, POLLOUT, 0}};
       if (::poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), 1000))) < 0 &&
           errno != EINTR) {
         fail(piece, std::string("could not be waited for: ") + std::strerror(errno));
@@ -82,7 +83,8 @@ class Process {
       if (fds[1].revents != 0) drain_output();
       if (fds[2].revents & (POLLERR | POLLHUP)) fail(piece, ended());
       if (fds[2].revents & POLLOUT) {
-        const ssize_t n = ::write(requests_, frame.data() + sent, frame.size() - sent);
+        const std::string_view part = sent < 8 ? parts[0].substr(sent) : parts[1].substr(sent - 8);
+        const ssize_t n = ::write(requests_, part.data(), part.size());
         if (n < 0 && errno != EAGAIN && errno != EINTR) fail(piece, ended());
         if (n > 0) sent += static_cast<std::size_t>(n);
       }
