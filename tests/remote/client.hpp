@@ -75,7 +75,7 @@ void rethrow(std::string_view piece, const AnswerHead& head, Kernels kernels, bo
 
 /// Whether a call computed something worth a kernel: a result with a byte that is not 0, or an
 /// argument byte it changed to one that is not 0 (a cudaMemset of zeros is no kernel's work).
-/// before, after: the arguments as sent before and after the call.
+/// before, after: the bytes of its outputs (outputs() below) before and after the call.
 bool computed(const std::string& result, const std::string& before, const std::string& after);
 
 /// Throws KernelError when `second`, the answer of the call run again with its launches

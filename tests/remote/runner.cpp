@@ -193,7 +193,7 @@ void answer(std::string_view request, Writer& out) {
 
 int main() {
   using namespace andrea::remote;
-  andrea::testing::keep_freed_memory();  // before any student code: a runner's own setting
+  andrea::testing::keep_freed_memory();  // before the first call: the runner's own setting
   if (::fcntl(3, F_GETFD) < 0 || ::fcntl(4, F_GETFD) < 0) {
     std::fprintf(stderr,
                  "the piece runner is started by a test program of a grade build, which "
