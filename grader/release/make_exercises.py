@@ -159,6 +159,10 @@ def main() -> int:
     parser.add_argument("--solutions", metavar="DIR")
     parser.add_argument("--only", default="")
     parser.add_argument("--release", metavar="DIR")
+    parser.add_argument("--classroom-template", metavar="OWNER/NAME@REF", default="",
+                        help="--release: the GitHub Classroom workflow takes the grader from this "
+                             "template repository at this ref (default: the student "
+                             "repository's first commit)")
     parser.add_argument("--gradescope", metavar="FILE.zip",
                         help="write the Gradescope autograder (grader/gradescope.py)")
     parser.add_argument("-L", dest="label", default="",
@@ -187,7 +191,12 @@ def main() -> int:
         import release
         if stubs() != 0:  # a release holds the stubs as the solutions make them
             return 1
-        count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT))
+        if args.classroom_template and not re.fullmatch(r"[\w.-]+/[\w.-]+@[\w./-]+",
+                                                        args.classroom_template):
+            sys.exit(f"--classroom-template {args.classroom_template!r}: OWNER/NAME@REF is "
+                     "expected (a tag, branch or commit of the template repository)")
+        count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT),
+                              args.classroom_template)
         print(f"wrote {count} files into {args.release} (a git repository of one commit)")
         return release.check(ROOT, pathlib.Path(args.release))
 

@@ -77,10 +77,11 @@ def secret_lines(root: pathlib.Path, solutions: list) -> dict:
     return found
 
 
-def write(root: pathlib.Path, out: pathlib.Path, solutions: list) -> int:
+def write(root: pathlib.Path, out: pathlib.Path, solutions: list, template: str = "") -> int:
     """Writes the release of the course at root into out (which must not exist, or be empty).
     solutions: the graded sources (reference/<piece>.cpp, cuda/<piece>.cu), relative to root.
-    Returns the number of files written."""
+    template: OWNER/NAME@REF, the Classroom template the workflow takes the grader from (empty:
+    the student repository's first commit). Returns the number of files written."""
     if out.exists() and any(out.iterdir()):
         raise SystemExit(f"{out} is not empty: the release is written into a new folder")
     left_out = set(solutions)
@@ -92,34 +93,92 @@ def write(root: pathlib.Path, out: pathlib.Path, solutions: list) -> int:
         shutil.copy2(root / name, target)
     workflow = out / CLASSROOM_WORKFLOW
     workflow.parent.mkdir(parents=True, exist_ok=True)
-    workflow.write_text(classroom_workflow(root))
+    workflow.write_text(classroom_workflow(root, template))
+    (out / CLASSROOM_SETUP).write_text(classroom_setup(root))
     git = ["git", "-C", str(out), "-c", "user.name=andrea-embeddings", "-c",
            "user.email=course@andrea-embeddings.invalid", "-c", "init.defaultBranch=main"]
     subprocess.run(git + ["init", "-q"], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-q", "-m", "The exercises of andrea-embeddings"], check=True)
-    return len(names) + 1
+    return len(names) + 2
 
 
 CLASSROOM_WORKFLOW = ".github/workflows/classroom.yml"
+CLASSROOM_SETUP = ".github/classroom-setup.sh"
 
 
-def classroom_workflow(root: pathlib.Path) -> str:
+def exercise_files(root: pathlib.Path) -> list:
+    """The files a student writes, lessons/<folder>/<piece>.cpp and .cu (lessons/lessons.json)."""
+    lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
+    return [f"lessons/{lesson['folder']}/{piece}.{ext}"
+            for lesson in lessons for piece in lesson["pieces"] for ext in ("cpp", "cu")]
+
+
+def classroom_setup(root: pathlib.Path) -> str:
+    """The workflow's set-up, run in the course as the template holds it: the push's exercise
+    files, and nothing else of it, copied in; the packages installed; the grade build set up."""
+    return "\n".join([
+        "#!/usr/bin/env bash",
+        "# GitHub Classroom's set-up (.github/workflows/classroom.yml), run in the course as the",
+        "# template holds it, never in the student's push: bash .github/classroom-setup.sh PUSH",
+        "# copies the push's exercise files, and only them, then installs the packages and sets up",
+        "# the grade build. The grader, the tests and the build files are the template's.",
+        "# Written by grader/release/make_exercises.py --release from lessons/lessons.json.",
+        "set -euo pipefail",
+        'push=$1',
+        "for file in \\",
+        *[f"    {name} \\" for name in exercise_files(root)],
+        "    ; do",
+        '  # (a link is not an exercise file: the stub stays, and scores 0)',
+        '  if [ -f "$push/$file" ] && [ ! -L "$push/$file" ]; then cp "$push/$file" "$file"; fi',
+        "done",
+        "ANDREA_SKIP_TORCH=1 bash install-deps.sh",
+        "cmake --preset grade",
+    ]) + "\n"
+
+
+def classroom_workflow(root: pathlib.Path, template: str = "") -> str:
     """The release's GitHub Classroom workflow: each push graded with the public tests, one
     autograding test per lesson and backend (lessons/lessons.json), worth that step's points
-    when every one of its tests passes (Classroom's command grader is pass/fail)."""
+    when every one of its tests passes (Classroom's command grader is pass/fail). The grader is
+    not the push's: the course is checked out apart, at the template's ref OWNER/NAME@REF
+    (template), or else at the student repository's first commit, and takes from the push only
+    the exercise files (classroom_setup)."""
     lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
     tests = []
     for lesson in lessons:
         for backend, kind in (("cpu", "C++ step"), ("cudasim", "CUDA step on the CPU")):
             tests.append((f"{lesson['label'].lower()}-{backend}",
                           f"{lesson['label']} {lesson['title']}, {kind}",
-                          f"python3 lessons/grade.py -L '^{lesson['label']}-{backend}$' --all-pass"))
+                          f"cd course && python3 lessons/grade.py -L '^{lesson['label']}-{backend}$' --all-pass"))
+    if template:
+        repository, _, ref = template.partition("@")
+        course = [
+            "      - name: Checkout the course at the template's ref",
+            "        uses: actions/checkout@v4",
+            "        with:",
+            f"          repository: {repository}",
+            f"          ref: {ref}",
+            "          path: course",
+            "      - name: Install and configure the grade build, with the push's exercise files",
+            f"        run: cd course && bash {CLASSROOM_SETUP} ../submission",
+        ]
+    else:
+        course = [
+            "      - name: Install and configure the grade build, with the push's exercise files",
+            "        run: git -C submission worktree add -q --detach ../course \"$(git -C submission"
+            f" rev-list --max-parents=0 HEAD | tail -n 1)\" && cd course && bash {CLASSROOM_SETUP}"
+            " ../submission",
+        ]
     lines = [
         "# GitHub Classroom's autograding: each push is graded with the course's public tests, one",
         "# test per lesson and backend, worth 5 points when every one of its tests passes (the",
         "# command grader is pass/fail; python3 lessons/grade.py shows the partial scores).",
-        "# Written by grader/release/make_exercises.py --release from lessons/lessons.json.",
+        "# The grader is the course's, not the push's: the course is checked out apart (course/),",
+        f"# {'at the template ' + template if template else 'at this repository' + chr(39) + 's first commit (the template as handed out)'},",
+        "# and takes only the exercise files of the push (submission/): an edit of",
+        "# lessons/grade.py in the push changes nothing. docs/instructors.md says what the points",
+        "# can be trusted for. Written by grader/release/make_exercises.py --release.",
         "name: Autograding Tests",
         "'on':",
         "  push:",
@@ -134,10 +193,12 @@ def classroom_workflow(root: pathlib.Path) -> str:
         "    runs-on: ubuntu-latest  # Ubuntu 24.04: CMake 3.28, g++ 13",
         "    if: github.actor != 'github-classroom[bot]'",
         "    steps:",
-        "      - name: Checkout code",
+        "      - name: Checkout the push",
         "        uses: actions/checkout@v4",
-        "      - name: Install and configure the grade build",
-        "        run: ANDREA_SKIP_TORCH=1 bash install-deps.sh && cmake --preset grade",
+        "        with:",
+        "          path: submission",
+        "          fetch-depth: 0  # the whole history: its first commit is the template's",
+        *course,
     ]
     for test_id, name, command in tests:
         lines += [

