@@ -137,39 +137,42 @@ def classroom_setup(root: pathlib.Path) -> str:
     ]) + "\n"
 
 
-def classroom_workflow(root: pathlib.Path, template: str = "") -> str:
-    """The release's GitHub Classroom workflow: each push graded with the public tests, one
-    autograding test per lesson and backend (lessons/lessons.json), worth that step's points
-    when every one of its tests passes (Classroom's command grader is pass/fail). The grader is
-    not the push's: the course is checked out apart, at the template's ref OWNER/NAME@REF
-    (template), or else at the student repository's first commit, and takes from the push only
-    the exercise files (classroom_setup)."""
+def classroom_tests(root: pathlib.Path) -> list:
+    """(id, name, command) of each autograding test: one per lesson and backend."""
     lessons = json.loads((root / "lessons" / "lessons.json").read_text())["lessons"]
-    tests = []
-    for lesson in lessons:
-        for backend, kind in (("cpu", "C++ step"), ("cudasim", "CUDA step on the CPU")):
-            tests.append((f"{lesson['label'].lower()}-{backend}",
-                          f"{lesson['label']} {lesson['title']}, {kind}",
-                          f"cd course && python3 lessons/grade.py -L '^{lesson['label']}-{backend}$' --all-pass"))
-    if template:
-        repository, _, ref = template.partition("@")
-        course = [
-            "      - name: Checkout the course at the template's ref",
+    return [(f"{lesson['label'].lower()}-{backend}", f"{lesson['label']} {lesson['title']}, {kind}",
+             f"cd course && python3 lessons/grade.py -L '^{lesson['label']}-{backend}$' --all-pass")
+            for lesson in lessons
+            for backend, kind in (("cpu", "C++ step"), ("cudasim", "CUDA step on the CPU"))]
+
+
+def course_steps(template: str) -> list:
+    """The workflow's steps that check the course out in course/ (at the template's ref
+    OWNER/NAME@REF, or else at the repository's first commit) and set up its grade build."""
+    setup = "      - name: Install and configure the grade build, with the push's exercise files"
+    if not template:
+        return [setup,
+                "        run: git -C submission worktree add -q --detach ../course \"$(git -C "
+                "submission rev-list --max-parents=0 HEAD | tail -n 1)\" && cd course && bash "
+                f"{CLASSROOM_SETUP} ../submission"]
+    repository, _, ref = template.partition("@")
+    return ["      - name: Checkout the course at the template's ref",
             "        uses: actions/checkout@v4",
             "        with:",
             f"          repository: {repository}",
             f"          ref: {ref}",
             "          path: course",
-            "      - name: Install and configure the grade build, with the push's exercise files",
-            f"        run: cd course && bash {CLASSROOM_SETUP} ../submission",
-        ]
-    else:
-        course = [
-            "      - name: Install and configure the grade build, with the push's exercise files",
-            "        run: git -C submission worktree add -q --detach ../course \"$(git -C submission"
-            f" rev-list --max-parents=0 HEAD | tail -n 1)\" && cd course && bash {CLASSROOM_SETUP}"
-            " ../submission",
-        ]
+            setup,
+            f"        run: cd course && bash {CLASSROOM_SETUP} ../submission"]
+
+
+def classroom_workflow(root: pathlib.Path, template: str = "") -> str:
+    """The release's GitHub Classroom workflow: each push graded with the public tests, one
+    autograding test per lesson and backend (lessons/lessons.json), worth that step's points
+    when every one of its tests passes (Classroom's command grader is pass/fail). The grader is
+    not the push's: the course is checked out apart (course_steps) and takes from the push only
+    the exercise files (classroom_setup)."""
+    tests, course = classroom_tests(root), course_steps(template)
     lines = [
         "# GitHub Classroom's autograding: each push is graded with the course's public tests, one",
         "# test per lesson and backend, worth 5 points when every one of its tests passes (the",
