@@ -41,7 +41,8 @@ TEST(Api, NewMemoryIsNaNNotZero) {
 }
 
 __global__ void add_one(int* x, int n) {
-  if (threadIdx.x < n) x[threadIdx.x] += 1;
+  const int i = static_cast<int>(threadIdx.x);
+  if (i < n) x[i] += 1;
 }
 
 // What the course's runner does to tell a kernel's work from the host's (launch.hpp): while

@@ -347,7 +347,9 @@ TEST_P(PartialMask, VotesAndMatchesSeeOnlyTheLanesOfTheMask) {
   const unsigned by_rest16[3] = {0x9249u, 0x2492u, 0x4924u};  // lanes 0, 3, ..., 15; 1, ...; 2, ...
   const unsigned by_rest32[3] = {0x49249249u, 0x92492492u, 0x24924924u};
   for (unsigned lane = 0; lane < 32; ++lane) {
-    if (lane < 16) EXPECT_EQ(out[8 + lane], by_rest16[lane % 3]) << "lane " << lane;
+    if (lane < 16) {
+      EXPECT_EQ(out[8 + lane], by_rest16[lane % 3]) << "lane " << lane;
+    }
     EXPECT_EQ(out[24 + lane], by_rest32[lane % 3]) << "lane " << lane;
   }
 }

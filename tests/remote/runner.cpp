@@ -166,7 +166,8 @@ void answer(std::string_view request, Writer& out) {
 #endif
   const auto found = handlers().find(piece);
   if (found == handlers().end()) {
-    put(out, AnswerHead{Outcome::not_served, "", "this runner has no piece " + piece + "()"});
+    put(out, AnswerHead{.outcome = Outcome::not_served,
+                        .message = "this runner has no piece " + piece + "()"});
     return;
   }
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
