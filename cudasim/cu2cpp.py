@@ -357,34 +357,117 @@ def refusal(code: str, source: str) -> str:
 
 
 def rewrite(text: str, source: str) -> str:
-    code = blank(text)
-    if stop := refusal(code, source):
+    """`text`, the CUDA source file `source`, as C++ for the layer (the module's docstring)."""
+    if stop := refusal(blank(text), source):
         return stop + text
-    kinds = scope_kinds(code)
-    params = kernel_params(code)
-    edits = []
-    stack = []
-    registered = set()  # the declarations (their ';') followed by a registration already
-    token = re.compile(r"<<<|[{}]|\bextern\s+(?:[\w:<>,*\s]|__align__\s*\([^)]*\))*?\b__shared__\b"
+    return Rewrite(text, source).run()
+
+
+class Rewrite:
+    """The rewrite of one source: each token that CUDA adds to C++ asks for edits (start, end,
+    replacement) of the text, applied at the end; every other character is kept."""
+
+    TOKEN = re.compile(r"<<<|[{}]|\bextern\s+(?:[\w:<>,*\s]|__align__\s*\([^)]*\))*?\b__shared__\b"
                        r"|\bstatic\s+__shared__\b|\b__shared__\b|\b__device__\b|\b__constant__\b"
                        r"|\bassert\s*\(|\basm\b")
 
-    def register(pos, after, what):
+    def __init__(self, text: str, source: str):
+        self.text, self.source = text, source
+        self.code = blank(text)  # comments and literals blanked: what the tokens are found in
+        self.kinds = scope_kinds(self.code)
+        self.params = kernel_params(self.code)
+        self.edits = []
+        self.stack = []  # the kind of each open brace ("code": a function's body)
+        self.registered = set()  # the declarations (their ';') followed by a registration already
+
+    def run(self) -> str:
+        for m in self.TOKEN.finditer(self.code):
+            t, pos = m.group(), m.start()
+            line = self.code.count("\n", 0, pos) + 1
+            try:
+                self.token(t, pos, m.end(), line)
+            except (SyntaxError, ValueError) as e:
+                sys.exit(f"{self.source}:{line}: error: {e}")
+        out = self.text
+        for start, end, replacement in sorted(self.edits, key=lambda e: (e[0], e[1]), reverse=True):
+            out = out[:start] + replacement + out[end:]
+        return out
+
+    def token(self, t: str, pos: int, end: int, line: int):
+        """The edits of the token t, found at code[pos:end]."""
+        code = self.code
+        if t == "{":
+            self.stack.append(self.kinds[pos])
+        elif t == "}":
+            if self.stack:
+                self.stack.pop()
+        elif t == "<<<":
+            if code[pos - 1] != "<":
+                self.edits.append(launch_edit(self.text, code, pos, line, self.params))
+        elif t.startswith("extern"):
+            self.extern_shared(pos, end)
+        elif "__shared__" in t:
+            self.shared(pos, pos + t.index("__shared__") + len("__shared__"))
+        elif t in ("__device__", "__constant__"):
+            if t == "__constant__" or declares_variable(code, end):
+                self.register(pos, end, "symbol")
+        elif t.startswith("assert"):
+            if pos == 0 or code[pos - 1] not in ".>:":
+                self.edits.append((pos, pos + len("assert"), "CUDASIM_ASSERT"))
+        elif t == "asm":
+            self.edits.append((pos, pos, 'static_assert(false, "inline PTX (asm) is not supported '
+                                         'by the CPU execution layer (cudasim)"); '))
+
+    def extern_shared(self, pos: int, end: int):
+        """`extern __shared__ T name[];` (code[pos:end] up to __shared__): the block's dynamic
+        shared memory."""
+        code, text = self.code, self.text
+        semi = code.index(";", pos)
+        decl = re.fullmatch(
+            r"\s*((?:__align__\s*\([^)]*\)|alignas\s*\([^)]*\))?)\s*(.*?)\s*\b(\w+)\s*\[\s*\]\s*",
+            code[end:semi], re.S)
+        if decl is None:
+            raise SyntaxError("extern __shared__ must declare an array of unknown size: "
+                              "extern __shared__ float s[];")
+        # `extern T __shared__ s[]` (the type first) is the same declaration.
+        before = re.sub(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)", " ",
+                        text[pos + len("extern"):end - len("__shared__")])
+        type_ = " ".join((before + " " + text[end:semi][decl.start(2):decl.end(2)]).split())
+        self.edits.append((pos, semi, f"static thread_local {type_}* const {decl.group(3)} = "
+                                      f"::cudasim::detail::dynamic_shared<{type_}>()"
+                                      + "\n" * code.count("\n", pos, semi)))
+
+    def shared(self, pos: int, after: int):
+        """A static __shared__ variable (code[pos:after] up to __shared__): in a function, a
+        per-block variable poisoned at block start; at namespace scope, registered."""
+        self.edits.append((pos, after, "__shared__"))  # the macro adds `static`
+        if "code" not in self.stack:  # at namespace scope: not poisoned (cudasim/README.md)
+            self.register(pos, after, "shared")
+            return
+        semi = self.code.index(";", pos)
+        poison = "".join(
+            f" ::cudasim::detail::poison_shared(const_cast<void*>("
+            f"static_cast<const volatile void*>(&{n})), sizeof {n}, \"{n}\");"
+            for n in shared_names(self.code, after, semi))
+        self.edits.append((semi + 1, semi + 1, poison))
+
+    def register(self, pos: int, after: int, what: str):
         """After the declaration at pos: the registration of each variable it declares."""
+        code, source = self.code, self.source
         head = statement_head(code, pos)
-        if "code" in stack or in_directive(code, pos) or re.search(r"\b(extern|template|typedef|using)\b", head):
+        if "code" in self.stack or in_directive(code, pos) or re.search(r"\b(extern|template|typedef|using)\b", head):
             return
         semi = statement_end(code, after)
-        if semi in registered:
+        if semi in self.registered:
             return
-        registered.add(semi)
+        self.registered.add(semi)
         decl = code[after:semi]
         names = (shared_names(code, after, semi) if "<" not in decl.split("=")[0]
                  else IDENT.findall(re.split(r"[\[=({]", decl, maxsplit=1)[0])[-1:])
         out = ""
         for n in names:
             address = f"const_cast<void*>(static_cast<const volatile void*>(&{n}))"
-            unique = f"{tag(source)}_{len(registered)}_{n}"
+            unique = f"{tag(source)}_{len(self.registered)}_{n}"
             if what == "shared":
                 out += (f" static const ::cudasim::detail::SharedRegistration cudasim_shared_{unique}("
                         f"[]() -> void* {{ return {address}; }}, sizeof {n}, \"{n}\");")
@@ -393,62 +476,7 @@ def rewrite(text: str, source: str) -> str:
                 out += (f" static const ::cudasim::detail::SymbolRegistration cudasim_symbol_{unique}("
                         f"{address}, sizeof {n}, \"{n}\", ::cudasim::detail::SymbolKind::{kind}, "
                         f"__FILE__, __LINE__);")
-        edits.append((semi + 1, semi + 1, out))
-    for m in token.finditer(code):
-        t, pos = m.group(), m.start()
-        line = code.count("\n", 0, pos) + 1
-        try:
-            if t == "{":
-                stack.append(kinds[pos])
-            elif t == "}":
-                if stack:
-                    stack.pop()
-            elif t == "<<<":
-                if code[pos - 1] != "<":
-                    edits.append(launch_edit(text, code, pos, line, params))
-            elif t.startswith("extern"):
-                semi = code.index(";", pos)
-                decl = re.fullmatch(
-                    r"\s*((?:__align__\s*\([^)]*\)|alignas\s*\([^)]*\))?)\s*(.*?)\s*\b(\w+)\s*\[\s*\]\s*",
-                    code[m.end():semi], re.S)
-                if decl is None:
-                    raise SyntaxError("extern __shared__ must declare an array of unknown size: "
-                                      "extern __shared__ float s[];")
-                # `extern T __shared__ s[]` (the type first) is the same declaration.
-                before = re.sub(r"__align__\s*\([^)]*\)|alignas\s*\([^)]*\)", " ",
-                                text[pos + len("extern"):m.end() - len("__shared__")])
-                type_ = " ".join((before + " " + text[m.end():semi][decl.start(2):decl.end(2)]).split())
-                name = decl.group(3)
-                edits.append((pos, semi, f"static thread_local {type_}* const {name} = "
-                               f"::cudasim::detail::dynamic_shared<{type_}>()"
-                               + "\n" * code.count("\n", pos, semi)))
-            elif "__shared__" in t:
-                after = pos + t.index("__shared__") + len("__shared__")
-                edits.append((pos, after, "__shared__"))  # the macro adds `static`
-                if "code" not in stack:  # at namespace scope: not poisoned (cudasim/README.md)
-                    register(pos, after, "shared")
-                    continue
-                semi = code.index(";", pos)
-                poison = "".join(
-                    f" ::cudasim::detail::poison_shared(const_cast<void*>("
-                    f"static_cast<const volatile void*>(&{n})), sizeof {n}, \"{n}\");"
-                    for n in shared_names(code, after, semi))
-                edits.append((semi + 1, semi + 1, poison))
-            elif t in ("__device__", "__constant__"):
-                if t == "__constant__" or declares_variable(code, m.end()):
-                    register(pos, m.end(), "symbol")
-            elif t.startswith("assert"):
-                if pos == 0 or code[pos - 1] not in ".>:":
-                    edits.append((pos, pos + len("assert"), "CUDASIM_ASSERT"))
-            elif t == "asm":
-                edits.append((pos, pos, 'static_assert(false, "inline PTX (asm) is not supported '
-                                        'by the CPU execution layer (cudasim)"); '))
-        except (SyntaxError, ValueError) as e:
-            sys.exit(f"{source}:{line}: error: {e}")
-    out = text
-    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        out = out[:start] + replacement + out[end:]
-    return out
+        self.edits.append((semi + 1, semi + 1, out))
 
 
 LOCAL_INCLUDE = re.compile(r'^(\s*#\s*include\s*)"([^"]+)"', re.M)
