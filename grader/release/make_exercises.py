@@ -67,70 +67,90 @@ def defined(lines: list) -> str:
 
 
 def strip(text: str, lesson: str, source: str, keep_solution: bool) -> str:
-    exercise = f"{lesson}/{pathlib.Path(source).name}"
-    out = []
-    function, kernel, public = None, False, False  # the function being read
-    body_at, has_body_solution = None, False       # where its body starts in `out`
-    anonymous = False                              # inside `namespace {`
-    region, launch, indent = None, False, ""       # the solution lines being read
-
-    def close_function():
-        # A public function whose body is kept (in part) throws until the student is done.
-        if public and body_at is not None and not has_body_solution and not keep_solution:
-            out[body_at:body_at] = [
-                f"  // TODO(lesson {lesson}): write the kernel and its launch; then delete the next line.\n",
-                f'  throw NotImplemented("{exercise}", "{function}");\n']
-
+    """The exercise file made from the solution `text` (reference/ or cuda/ `source`): the
+    module's docstring says what replaces each solution region. keep_solution: the solution
+    itself, markers removed."""
+    stub = Stub(lesson, source, keep_solution)
     for number, line in enumerate(text.splitlines(keepends=True), 1):
+        stub.read(number, line)
+    return stub.finish()
+
+
+class Stub:
+    """strip(), one line at a time: the function being read and the solution region in it."""
+
+    def __init__(self, lesson: str, source: str, keep_solution: bool):
+        self.lesson, self.source, self.keep_solution = lesson, source, keep_solution
+        self.exercise = f"{lesson}/{pathlib.Path(source).name}"
+        self.out = []
+        self.function, self.kernel, self.public = None, False, False  # the function being read
+        self.body_at, self.has_body_solution = None, False  # where its body starts in `out`
+        self.anonymous = False                              # inside `namespace {`
+        self.region, self.launch, self.indent = None, False, ""  # the solution lines being read
+
+    def read(self, number: int, line: str):
         begin = BEGIN.match(line)
         if begin:
-            if region is not None:
-                sys.exit(f"{source}:{number}: nested BEGIN SOLUTION")
-            region, indent, launch = [], begin.group(1), bool(begin.group(2))
-            if launch and (not indent or kernel):
-                sys.exit(f"{source}:{number}: BEGIN SOLUTION (launch) belongs in a host function body")
-            continue
-        if END.match(line):
-            if region is None:
-                sys.exit(f"{source}:{number}: END SOLUTION without BEGIN")
-            if keep_solution:
-                out.extend(region)
-            elif not indent:
-                out.append(f"// TODO: helpers{defined(region)}, {about(region)} in the solution.\n")
-            elif kernel:
-                out.append(f"{indent}// TODO: {about(region)} (the body of {function}).\n")
-            elif launch:
-                out.append(f"{indent}// TODO: launch the kernel here, {about(region)}.\n")
-            else:
-                has_body_solution = True
-                out.append(f"{indent}// TODO(lesson {lesson}): write {function}() here.\n")
-                out.append(f'{indent}throw NotImplemented("{exercise}", "{function}");\n')
-            region = None
-            continue
-        if region is not None:
-            region.append(line)
-            continue
+            if self.region is not None:
+                sys.exit(f"{self.source}:{number}: nested BEGIN SOLUTION")
+            self.region, self.indent, self.launch = [], begin.group(1), bool(begin.group(2))
+            if self.launch and (not self.indent or self.kernel):
+                sys.exit(f"{self.source}:{number}: BEGIN SOLUTION (launch) belongs in a host function body")
+        elif END.match(line):
+            if self.region is None:
+                sys.exit(f"{self.source}:{number}: END SOLUTION without BEGIN")
+            self.out.extend(self.region if self.keep_solution else self.todo())
+            self.region = None
+        elif self.region is not None:
+            self.region.append(line)
+        else:
+            self.code(line)
+
+    def todo(self) -> list:
+        """What the stub holds instead of the solution region just read."""
+        region, indent, function = self.region, self.indent, self.function
+        if not indent:
+            return [f"// TODO: helpers{defined(region)}, {about(region)} in the solution.\n"]
+        if self.kernel:
+            return [f"{indent}// TODO: {about(region)} (the body of {function}).\n"]
+        if self.launch:
+            return [f"{indent}// TODO: launch the kernel here, {about(region)}.\n"]
+        self.has_body_solution = True
+        return [f"{indent}// TODO(lesson {self.lesson}): write {function}() here.\n",
+                f'{indent}throw NotImplemented("{self.exercise}", "{function}");\n']
+
+    def code(self, line: str):
+        """A line outside the solution regions: copied, noting where functions start."""
         if line.startswith("namespace {"):
-            anonymous = True
-        elif line.startswith("}  // namespace") and anonymous:
-            anonymous = False
+            self.anonymous = True
+        elif line.startswith("}  // namespace") and self.anonymous:
+            self.anonymous = False
         match = FUNCTION.match(line)
         if match and not line.startswith(NOT_A_FUNCTION):
-            close_function()
-            function, kernel = match.group(1), "__global__" in line or "__device__" in line
-            public, body_at, has_body_solution = not anonymous and not kernel, None, False
-        one_line = ONE_LINE.match(line) if match and public and not keep_solution else None
+            self.close_function()
+            self.function, self.kernel = match.group(1), "__global__" in line or "__device__" in line
+            self.public, self.body_at, self.has_body_solution = not self.anonymous and not self.kernel, None, False
+        one_line = ONE_LINE.match(line) if match and self.public and not self.keep_solution else None
         if one_line:  # `float dot(u, v) { return pair(u, v).dot; }`: the throw needs lines of its own
-            out.extend([one_line.group(1) + "\n", f"  {one_line.group(2).strip()}\n", "}\n"])
-            body_at = len(out) - 2
-            continue
-        out.append(line)
-        if function and body_at is None and line.rstrip().endswith("{"):
-            body_at = len(out)
-    close_function()
-    if region is not None:
-        sys.exit(f"{source}: BEGIN SOLUTION without END")
-    return "".join(out)
+            self.out.extend([one_line.group(1) + "\n", f"  {one_line.group(2).strip()}\n", "}\n"])
+            self.body_at = len(self.out) - 2
+            return
+        self.out.append(line)
+        if self.function and self.body_at is None and line.rstrip().endswith("{"):
+            self.body_at = len(self.out)
+
+    def close_function(self):
+        """A public function whose body is kept (in part) throws until the student is done."""
+        if self.public and self.body_at is not None and not self.has_body_solution and not self.keep_solution:
+            self.out[self.body_at:self.body_at] = [
+                f"  // TODO(lesson {self.lesson}): write the kernel and its launch; then delete the next line.\n",
+                f'  throw NotImplemented("{self.exercise}", "{self.function}");\n']
+
+    def finish(self) -> str:
+        self.close_function()
+        if self.region is not None:
+            sys.exit(f"{self.source}: BEGIN SOLUTION without END")
+        return "".join(self.out)
 
 
 def banner(lesson: str, header: str) -> str:
@@ -153,7 +173,7 @@ def files_for(lesson: str, pieces: list, solution: bool) -> dict:
     return result
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--solutions", metavar="DIR")
@@ -172,50 +192,62 @@ def main() -> int:
     parser.add_argument("--submission-timeout", type=int,
                         help="--gradescope: seconds per submission (480): keep it under the "
                              "assignment's autograder timeout")
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+def main() -> int:
+    args = arguments()
     if args.gradescope:
-        sys.path.insert(0, str(ROOT / "grader" / "release"))
-        import release
-        if stubs() != 0:  # the autograder's base build is made with the stubs
-            return 1
-        settings = {"label": args.label, "hidden_seed": args.hidden_seed,
-                    "test_timeout": args.test_timeout, "submission_timeout": args.submission_timeout}
-        settings = {k: v for k, v in settings.items() if v not in (None, "")}
-        count = release.write_gradescope(ROOT, pathlib.Path(args.gradescope), settings)
-        print(f"wrote {args.gradescope}: {count} files; settings {json.dumps(settings)}")
-        return 0
-
+        return write_gradescope(args)
     if args.release:
-        sys.path.insert(0, str(ROOT / "grader" / "release"))
-        import release
-        if stubs() != 0:  # a release holds the stubs as the solutions make them
-            return 1
-        if args.classroom_template and not re.fullmatch(r"[\w.-]+/[\w.-]+@[\w./-]+",
-                                                        args.classroom_template):
-            sys.exit(f"--classroom-template {args.classroom_template!r}: OWNER/NAME@REF is "
-                     "expected (a tag, branch or commit of the template repository)")
-        count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT),
-                              args.classroom_template)
-        print(f"wrote {count} files into {args.release} (a git repository of one commit)")
-        return release.check(ROOT, pathlib.Path(args.release))
-
+        return write_release(args)
     if args.solutions:
-        only = set(filter(None, args.only.split(","))) or set(LESSONS)
-        unknown = only - set(LESSONS)
-        if unknown:
-            sys.exit(f"unknown lesson(s) {sorted(unknown)}: known {list(LESSONS)}")
-        out = pathlib.Path(args.solutions)
-        if out.exists():
-            shutil.rmtree(out)
-        shutil.copytree(ROOT / "lessons", out)
-        for lesson, pieces in LESSONS.items():
-            for name, text in files_for(lesson, pieces, lesson in only).items():
-                (out / name).write_text(text)
-        print(f"wrote the solutions of {sorted(only)} into {out}")
-        return 0
-
+        return write_solutions(args)
     return stubs(write=not args.check)
+
+
+def write_gradescope(args) -> int:
+    sys.path.insert(0, str(ROOT / "grader" / "release"))
+    import release
+    if stubs() != 0:  # the autograder's base build is made with the stubs
+        return 1
+    settings = {"label": args.label, "hidden_seed": args.hidden_seed,
+                "test_timeout": args.test_timeout, "submission_timeout": args.submission_timeout}
+    settings = {k: v for k, v in settings.items() if v not in (None, "")}
+    count = release.write_gradescope(ROOT, pathlib.Path(args.gradescope), settings)
+    print(f"wrote {args.gradescope}: {count} files; settings {json.dumps(settings)}")
+    return 0
+
+
+def write_release(args) -> int:
+    sys.path.insert(0, str(ROOT / "grader" / "release"))
+    import release
+    if stubs() != 0:  # a release holds the stubs as the solutions make them
+        return 1
+    if args.classroom_template and not re.fullmatch(r"[\w.-]+/[\w.-]+@[\w./-]+",
+                                                    args.classroom_template):
+        sys.exit(f"--classroom-template {args.classroom_template!r}: OWNER/NAME@REF is "
+                 "expected (a tag, branch or commit of the template repository)")
+    count = release.write(ROOT, pathlib.Path(args.release), release.solutions_of(ROOT),
+                          args.classroom_template)
+    print(f"wrote {count} files into {args.release} (a git repository of one commit)")
+    return release.check(ROOT, pathlib.Path(args.release))
+
+
+def write_solutions(args) -> int:
+    only = set(filter(None, args.only.split(","))) or set(LESSONS)
+    unknown = only - set(LESSONS)
+    if unknown:
+        sys.exit(f"unknown lesson(s) {sorted(unknown)}: known {list(LESSONS)}")
+    out = pathlib.Path(args.solutions)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(ROOT / "lessons", out)
+    for lesson, pieces in LESSONS.items():
+        for name, text in files_for(lesson, pieces, lesson in only).items():
+            (out / name).write_text(text)
+    print(f"wrote the solutions of {sorted(only)} into {out}")
+    return 0
 
 
 def stubs(write: bool = False) -> int:
