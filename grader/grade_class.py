@@ -350,71 +350,25 @@ def main() -> int:
     args = arguments()
     out = pathlib.Path(args.out).resolve()
     folder = pathlib.Path(args.submissions)
-    problem = writable_folder(out)
+    problem = refused(args, out, folder)
     if problem:
         print(problem, file=sys.stderr)
-        return 2
-    if not folder.is_dir():
-        print(f"{folder} is not a folder of submissions", file=sys.stderr)
-        return 2
-    if args.hidden_seed is not None and not (ROOT / "tests" / "hidden").is_dir():
-        print(f"--hidden-seed: {ROOT} has no tests/hidden (a student release leaves them out): "
-              "grade with the course's own repository", file=sys.stderr)
         return 2
     class_ = submissions.collect(folder, exercise_files(ROOT / "lessons"))
     if not class_:
         print(f"{folder} holds no submission: one folder per student is expected", file=sys.stderr)
         gradebook.write_atomically(out / "grades.csv", gradebook.csv_text([], []))
         return 1
-    usable, why_not = sandbox.available()
-    if not usable and not args.unsafe:
-        print(f"no sandbox: {why_not}. Grading runs every student's code; without bubblewrap it "
-              "would see this machine's files and run with the limits alone. Install bubblewrap "
-              "where user namespaces are allowed, or pass --unsafe to grade without it (student "
-              "code then runs as the user nobody when grading as root)", file=sys.stderr)
-        return 2
-    if not usable:  # --unsafe: as root, the user nobody (who owns nothing) and the limits
-        sandbox.set_mode("user" if os.geteuid() == 0 else "off")
-    print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
-          f"no sandbox (--unsafe): {why_not}; grading goes on "
-          + ("as the user nobody, with the limits" if os.geteuid() == 0 else "with the limits alone"),
-          flush=True)
-    if args.parallel < 1 or (args.parallel > 1 and not usable):
-        print(f"-P {args.parallel}: " + ("at least 1" if args.parallel < 1 else
-              "grading in parallel needs the bubblewrap sandbox (each submission's build is seen "
-              f"where the base build's files name it), and {why_not}"), file=sys.stderr)
-        return 2
-    work = pathlib.Path(args.work).resolve() if args.work else pathlib.Path(
-        tempfile.mkdtemp(prefix="andrea-class-", dir=args.work_parent))
-    if args.reuse_base:
-        problem = reusable(work, args) if args.work else "--reuse-base needs --work"
-        if problem:
-            print(f"--reuse-base: {problem}", file=sys.stderr)
-            return 2
-        for slot in work.glob("worker-*"):
-            shutil.rmtree(slot)
-    elif args.work:
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-    work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
-    unreadable = readable_in_sandbox(work) if usable or sandbox.mode() == "user" else ""
-    if unreadable:
-        print(unreadable, file=sys.stderr)
+    usable, problem = choose_sandbox(args)
+    work, problem = (None, problem) if problem else work_folder(args, usable)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     try:
         start = time.monotonic()
-        if args.reuse_base:
-            print(f"the course's build in {work}, with the stubs, reused", flush=True)
-            fresh_tree(work, {})
-            failed = ""
-        else:
-            print(f"building the course once, with the stubs, in {work} ...", flush=True)
-            failed = prepare_base(work, args)
-            if not failed:
-                keep_base(work, args)
-        steps, wrong = grade_stubs(work, args) if not failed else ([], "")
-        if failed or wrong:
-            print(failed or wrong, file=sys.stderr)
+        steps, problem = base_build(work, args)
+        if problem:
+            print(problem, file=sys.stderr)
             return 2
         print(f"  built, and the stubs graded 0, in {time.monotonic() - start:.0f} s", flush=True)
         grades = grade_all(work, class_, steps, out, args)
@@ -423,6 +377,75 @@ def main() -> int:
             shutil.rmtree(work, ignore_errors=True)
     print(f"graded {len(grades)} submissions in {time.monotonic() - start:.0f} s: {out / 'grades.csv'}")
     return 0
+
+
+def refused(args, out: pathlib.Path, folder: pathlib.Path) -> str:
+    """Why the class cannot be graded as asked, before anything is read; "" if it can."""
+    problem = writable_folder(out)
+    if problem:
+        return problem
+    if not folder.is_dir():
+        return f"{folder} is not a folder of submissions"
+    if args.hidden_seed is not None and not (ROOT / "tests" / "hidden").is_dir():
+        return (f"--hidden-seed: {ROOT} has no tests/hidden (a student release leaves them out): "
+                "grade with the course's own repository")
+    return ""
+
+
+def choose_sandbox(args) -> tuple:
+    """(bubblewrap usable, why grading is refused or ""): without bubblewrap, only with --unsafe,
+    as the user nobody when run as root, one submission at a time."""
+    usable, why_not = sandbox.available()
+    if not usable and not args.unsafe:
+        return usable, (f"no sandbox: {why_not}. Grading runs every student's code; without bubblewrap it "
+                        "would see this machine's files and run with the limits alone. Install bubblewrap "
+                        "where user namespaces are allowed, or pass --unsafe to grade without it (student "
+                        "code then runs as the user nobody when grading as root)")
+    if not usable:  # --unsafe: as root, the user nobody (who owns nothing) and the limits
+        sandbox.set_mode("user" if os.geteuid() == 0 else "off")
+    print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
+          f"no sandbox (--unsafe): {why_not}; grading goes on "
+          + ("as the user nobody, with the limits" if os.geteuid() == 0 else "with the limits alone"),
+          flush=True)
+    if args.parallel < 1 or (args.parallel > 1 and not usable):
+        return usable, (f"-P {args.parallel}: " + ("at least 1" if args.parallel < 1 else
+                        "grading in parallel needs the bubblewrap sandbox (each submission's build is seen "
+                        f"where the base build's files name it), and {why_not}"))
+    return usable, ""
+
+
+def work_folder(args, usable: bool) -> tuple:
+    """(the class's work folder, why it cannot be used or ""): --work, emptied unless its base
+    build is reused, else a temporary folder; readable by the user the tests run as."""
+    work = pathlib.Path(args.work).resolve() if args.work else pathlib.Path(
+        tempfile.mkdtemp(prefix="andrea-class-", dir=args.work_parent))
+    if args.reuse_base:
+        problem = reusable(work, args) if args.work else "--reuse-base needs --work"
+        if problem:
+            return work, f"--reuse-base: {problem}"
+        for slot in work.glob("worker-*"):
+            shutil.rmtree(slot)
+    elif args.work:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+    work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
+    return work, readable_in_sandbox(work) if usable or sandbox.mode() == "user" else ""
+
+
+def base_build(work: pathlib.Path, args) -> tuple:
+    """(the steps the stubs were graded on, why the class cannot go on or ""): the course built
+    once with the stubs (or that build reused), and the stubs graded 0."""
+    if args.reuse_base:
+        print(f"the course's build in {work}, with the stubs, reused", flush=True)
+        fresh_tree(work, {})
+    else:
+        print(f"building the course once, with the stubs, in {work} ...", flush=True)
+        failed = prepare_base(work, args)
+        if failed:
+            return [], failed
+        keep_base(work, args)
+    steps, wrong = grade_stubs(work, args)
+    return steps, wrong
 
 
 if __name__ == "__main__":

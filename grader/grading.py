@@ -701,10 +701,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     report, public_report, graded = [], [], []
     total = possible = 0.0
     if tampered:
-        report.append("  the goldens or the test programs changed while the tests ran (a test wrote "
-                      f"into {tampered[0]}"
-                      + (f" and {len(tampered) - 1} more files" if len(tampered) > 1 else "")
-                      + "): no points are given; restore them (git checkout golden/, rebuild) and grade again")
+        report.append(tampered_message(tampered))
         public_report.append(report[-1])
     for lesson in lessons:
         rows = steps_of(lesson)
@@ -728,16 +725,8 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                 shown = [f for f in failures if f[0] not in hidden_tests]
                 if step.backend in POINTS:
                     step_worth = POINTS[step.backend] / (cuda_rows if step.backend != "cpu" else 1)
-                    step_points = 0.0 if tampered else step_worth * col.share
-                    points, worth = points + step_points, worth + step_worth
-                    graded.append({"key": step.key, "name": step_title(step, names),
-                                   "points": step_points, "max_points": step_worth,
-                                   "passed": col.passed, "tests": col.tests,
-                                   "public": col.public, "hidden": col.hidden, "cost": col.cost,
-                                   "public_share": 0.0 if tampered else col.public_share,
-                                   "reason": first_reason(failures),
-                                   "public_reason": first_reason(shown),
-                                   "hidden_reason": first_reason([f for f in failures if f not in shown])})
+                    graded.append(graded_step(step, col, shown, step_worth, tampered, names))
+                    points, worth = points + graded[-1]["points"], worth + step_worth
                 report += explain(step, col.text, failures)
                 public_report += explain(step, col.text, shown)
             if all(c in ("", "(not graded)") for c in cells):
@@ -758,6 +747,29 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
             # hidden tests too (an autograder shows the hidden tests' results after the due date).
             "public_report": (why_text.lstrip("\n") + "\n".join(public_report) + "\n"
                               if public_report else "every public test passes\n")}
+
+
+def tampered_message(tampered: list) -> str:
+    """Why a grade whose goldens or test programs changed while the tests ran gives no points."""
+    return ("  the goldens or the test programs changed while the tests ran (a test wrote "
+            f"into {tampered[0]}"
+            + (f" and {len(tampered) - 1} more files" if len(tampered) > 1 else "")
+            + "): no points are given; restore them (git checkout golden/, rebuild) and grade again")
+
+
+def graded_step(step, col, shown: list, worth: float, tampered: list, names: dict) -> dict:
+    """One graded step, as --json and the class grader read it: its points out of `worth` (none
+    when the goldens were tampered with), its counts and the first reason of each kind. shown:
+    the failures of the public tests."""
+    failures = col.failures
+    return {"key": step.key, "name": step_title(step, names),
+            "points": 0.0 if tampered else worth * col.share, "max_points": worth,
+            "passed": col.passed, "tests": col.tests,
+            "public": col.public, "hidden": col.hidden, "cost": col.cost,
+            "public_share": 0.0 if tampered else col.public_share,
+            "reason": first_reason(failures),
+            "public_reason": first_reason(shown),
+            "hidden_reason": first_reason([f for f in failures if f not in shown])}
 
 
 def first_reason(failures: list) -> str:
