@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -307,78 +308,60 @@ struct Fault {
 thread_local Fault t_fault;  // set by the signal handler, read by on_fault on the same thread
 struct sigaction g_previous {};
 
-// The size of the memory operand of the instruction at `code`, for the usual loads and stores
-// that g++ emits (mov, movzx/movsx, SSE scalar and packed moves and arithmetic); 0 if unknown.
-int access_size(const unsigned char* code) {
-  bool operand16 = false, rex_w = false;
-  unsigned char rep = 0;
+// The prefixes of an x86-64 instruction that change its operand's size, and its opcode.
+struct Prefixes {
+  bool operand16 = false;              // 0x66: a 16-bit operand (or, for SSE, the pd forms)
+  bool rex_w = false;                  // REX.W: a 64-bit operand
+  unsigned char rep = 0;               // 0xf3 or 0xf2: for SSE, the ss or sd forms
+  const unsigned char* opcode = nullptr;
+};
+
+Prefixes read_prefixes(const unsigned char* code) {
+  Prefixes p;
   for (;; ++code) {
     const unsigned char c = *code;
     if (c == 0x66) {
-      operand16 = true;
+      p.operand16 = true;
     } else if (c == 0xf2 || c == 0xf3) {
-      rep = c;
+      p.rep = c;
     } else if (c != 0xf0 && c != 0x2e && c != 0x3e && c != 0x26 && c != 0x36 && c != 0x64 &&
                c != 0x65 && c != 0x67) {
-      break;
+      break;  // not lock, a segment override or an address-size prefix: the REX byte or opcode
     }
   }
-  if ((*code & 0xf0) == 0x40) rex_w = (*code++ & 0x08) != 0;
-  const int word = rex_w ? 8 : operand16 ? 2 : 4;
-  const int sse = rep == 0xf3 ? 4 : rep == 0xf2 ? 8 : 16;  // ss, sd, ps/pd
-  const unsigned char op = code[0];
-  if (op == 0x88 || op == 0x8a || op == 0xc6 || op == 0x80) return 1;
-  if (op == 0x89 || op == 0x8b || op == 0xc7 || op == 0x81 || op == 0x83 || op == 0x85) return word;
+  if ((*code & 0xf0) == 0x40) p.rex_w = (*code++ & 0x08) != 0;
+  p.opcode = code;
+  return p;
+}
+
+bool one_of(unsigned char op, std::initializer_list<unsigned char> ops) {
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
+// The size of the memory operand of the instruction at `code`, for the usual loads and stores
+// that g++ emits (mov, movzx/movsx, SSE scalar and packed moves and arithmetic); 0 if unknown.
+int access_size(const unsigned char* code) {
+  const Prefixes p = read_prefixes(code);
+  const int word = p.rex_w ? 8 : p.operand16 ? 2 : 4;
+  const int sse = p.rep == 0xf3 ? 4 : p.rep == 0xf2 ? 8 : 16;  // ss, sd, ps/pd
+  const unsigned char op = p.opcode[0];
+  if (one_of(op, {0x88, 0x8a, 0xc6, 0x80})) return 1;
+  if (one_of(op, {0x89, 0x8b, 0xc7, 0x81, 0x83, 0x85})) return word;
   if (op <= 0x3b && (op & 7) <= 3) return (op & 1) ? word : 1;  // add/or/and/sub/xor/cmp
   if (op == 0x63) return 4;                                     // movsxd
   if (op != 0x0f) return 0;
-  switch (code[1]) {
-    case 0xb6:
-    case 0xbe:
-    case 0xb0:
-    case 0xc0:
-      return 1;
-    case 0xb7:
-    case 0xbf:
-      return 2;
-    case 0xb1:
-    case 0xc1:
-      return word;  // cmpxchg, xadd: atomics
-    case 0x10:
-    case 0x11:
-    case 0x51:
-    case 0x58:
-    case 0x59:
-    case 0x5c:
-    case 0x5d:
-    case 0x5e:
-    case 0x5f:
-      return sse;
-    case 0x28:
-    case 0x29:
-    case 0x54:
-    case 0x57:
-    case 0x6f:
-    case 0x7f:
-      return 16;
-    case 0x2e:
-    case 0x2f:
-      return operand16 ? 8 : 4;  // ucomiss/ucomisd
-    case 0x12:
-    case 0x13:
-    case 0x16:
-    case 0x17:
-    case 0xd6:
-      return 8;
-    case 0x7e:
-      return rep == 0xf3 || rex_w ? 8 : 4;  // movq / movd
-    case 0x6e:
-      return rex_w ? 8 : 4;
-    case 0x5a:
-      return rep == 0xf3 ? 4 : rep == 0xf2 ? 8 : operand16 ? 16 : 8;  // cvtss2sd & co
-    default:
-      return 0;
-  }
+  const unsigned char op2 = p.opcode[1];  // the two-byte opcodes, 0x0f op2
+  if (one_of(op2, {0xb6, 0xbe, 0xb0, 0xc0})) return 1;  // movzx/movsx of a byte; cmpxchg, xadd
+  if (one_of(op2, {0xb7, 0xbf})) return 2;               // movzx/movsx of a word
+  if (one_of(op2, {0xb1, 0xc1})) return word;            // cmpxchg, xadd: atomics
+  if (one_of(op2, {0x10, 0x11, 0x51, 0x58, 0x59, 0x5c, 0x5d, 0x5e, 0x5f})) return sse;  // mov, math
+  if (one_of(op2, {0x28, 0x29, 0x54, 0x57, 0x6f, 0x7f})) return 16;  // aligned moves, and, xor
+  if (one_of(op2, {0x2e, 0x2f})) return p.operand16 ? 8 : 4;        // ucomiss/ucomisd
+  if (one_of(op2, {0x12, 0x13, 0x16, 0x17, 0xd6})) return 8;         // movlps/movhps, movq
+  if (op2 == 0x7e) return p.rep == 0xf3 || p.rex_w ? 8 : 4;          // movq / movd
+  if (op2 == 0x6e) return p.rex_w ? 8 : 4;
+  if (op2 == 0x5a) return p.rep == 0xf3 ? 4 : p.rep == 0xf2 ? 8 : p.operand16 ? 16 : 8;  // cvt*
+  return 0;
 }
 
 // Runs on the faulting CUDA thread's own stack, as if the faulting instruction had called it.
