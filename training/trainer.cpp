@@ -84,6 +84,81 @@ std::string diverged(const Progress& p, const char* what) {
   return where + "; try " + settings;
 }
 
+// wte drawn as lesson 6 draws a table, times o.init_scale; wout zero (as word2vec's syn1neg).
+Tables initial_tables(std::int64_t V, std::int64_t d, const TrainOptions& o) {
+  Tables tables{Matrix(V, d), Matrix(V, d)};
+  for (std::int64_t e = 0; e < V * d; ++e) {
+    const float w = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
+    if (!std::isfinite(w)) {
+      throw InputError(
+          fmt::format("init scale {} overflows float32: wte[{}][{}] would start as {}; try a "
+                      "scale of at most 1e30",
+                      o.init_scale, e / d, e % d, w));
+    }
+    tables.wte.view().data()[e] = w;
+  }
+  return tables;
+}
+
+// The words of the longest batch. A batch is one sentence, cut into pieces of at most
+// kMaxSentence words (as word2vec's MAX_SENTENCE_LENGTH): a text without line breaks must not
+// make one giant batch.
+std::int64_t longest_batch(std::span<const std::int64_t> sentence_starts) {
+  std::int64_t longest = 1;
+  for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
+    longest =
+        std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
+  }
+  return longest;
+}
+
+// A run's progress, passed to on_progress at most every 250 ms and at the end of each epoch,
+// with the mean loss per pair since the last report.
+class Reporter {
+ public:
+  Reporter(std::int64_t words_total, double lr,
+           const std::function<void(const Progress&)>& on_progress)
+      : progress{0, words_total, 0, 0.0, lr, 0.0}, on_progress_(on_progress) {}
+
+  void add(double loss, std::int64_t pairs) {
+    loss_sum_ += loss;
+    loss_pairs_ += pairs;
+  }
+
+  void report(bool force) {
+    const Clock::time_point now = Clock::now();
+    if (!on_progress_ || (!force && now - last_report_ < std::chrono::milliseconds(250))) return;
+    progress.loss = loss_pairs_ > 0 ? loss_sum_ / static_cast<double>(loss_pairs_) : progress.loss;
+    progress.seconds = std::chrono::duration<double>(now - start_).count();
+    on_progress_(progress);
+    last_report_ = now;
+    loss_sum_ = 0.0;
+    loss_pairs_ = 0;
+  }
+
+  Progress progress;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  const std::function<void(const Progress&)>& on_progress_;
+  const Clock::time_point start_ = Clock::now();
+  Clock::time_point last_report_ = start_;
+  double loss_sum_ = 0.0;
+  std::int64_t loss_pairs_ = 0;
+};
+
+// Why a run that made no step has no result.
+std::string no_step(std::int64_t words, const TrainOptions& o) {
+  return fmt::format(
+      "trained no step: no sentence of the {} words gave a (centre, context) pair (a pair needs "
+      "two words of one line{}); give a corpus with more words per line",
+      words,
+      o.subsample > 0
+          ? fmt::format(" kept by subsampling with t = {}: --subsample 0 keeps every word",
+                        o.subsample)
+          : std::string());
+}
+
 }  // namespace
 
 void validate(const TrainOptions& o) {
@@ -109,47 +184,15 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
   validate(o);
   const std::int64_t V = vocab.size(), d = o.d_model, K1 = 1 + o.negatives;
   const auto words = static_cast<std::int64_t>(ids.size());
-  Tables tables{Matrix(V, d), Matrix(V, d)};
-  for (std::int64_t e = 0; e < V * d; ++e) {
-    const float w = static_cast<float>(o.init_scale) * init_value(o.seed, Table::token, e, d);
-    if (!std::isfinite(w)) {
-      throw InputError(
-          fmt::format("init scale {} overflows float32: wte[{}][{}] would start as {}; try a "
-                      "scale of at most 1e30",
-                      o.init_scale, e / d, e % d, w));
-    }
-    tables.wte.view().data()[e] = w;
-  }
+  Tables tables = initial_tables(V, d, o);
   const std::vector<double> keep = keep_probabilities(vocab, o.subsample);
   const NegativeSampler sample(vocab);
-
-  // A batch is one sentence, cut into pieces of at most kMaxSentence words (as word2vec's
-  // MAX_SENTENCE_LENGTH): a text without line breaks must not make one giant batch.
-  std::int64_t longest = 1;
-  for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
-    longest =
-        std::max(longest, std::min(kMaxSentence, sentence_starts[s + 1] - sentence_starts[s]));
-  }
   const std::unique_ptr<StepRunner> runner =
-      make_runner(tables.wte, tables.wout, longest * 2 * o.window, K1);
+      make_runner(tables.wte, tables.wout, longest_batch(sentence_starts) * 2 * o.window, K1);
   Batch batch;
-
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  Clock::time_point last_report = start;
-  Progress progress{0, words * o.epochs, 0, 0.0, o.lr, 0.0};
-  double loss_sum = 0.0;
-  std::int64_t loss_pairs = 0, steps = 0;
-  const auto report = [&](bool force) {
-    const Clock::time_point now = Clock::now();
-    if (!on_progress || (!force && now - last_report < std::chrono::milliseconds(250))) return;
-    progress.loss = loss_pairs > 0 ? loss_sum / static_cast<double>(loss_pairs) : progress.loss;
-    progress.seconds = std::chrono::duration<double>(now - start).count();
-    on_progress(progress);
-    last_report = now;
-    loss_sum = 0.0;
-    loss_pairs = 0;
-  };
+  Reporter reporter(words * o.epochs, o.lr, on_progress);
+  Progress& progress = reporter.progress;
+  std::int64_t steps = 0;
 
   for (std::int64_t epoch = 0; epoch < o.epochs; ++epoch) {
     progress.epoch = epoch;
@@ -161,35 +204,25 @@ Tables train(std::span<const std::int32_t> ids, std::span<const std::int64_t> se
       if (!batch.centres.empty()) {
         const auto P = static_cast<std::int64_t>(batch.centres.size());
         try {
-          loss_sum += runner->sgns_step(batch.centres, TokenIdBatch(batch.targets.data(), P, K1),
-                                        static_cast<float>(progress.lr));
+          reporter.add(runner->sgns_step(batch.centres, TokenIdBatch(batch.targets.data(), P, K1),
+                                         static_cast<float>(progress.lr)),
+                       P);
         } catch (const InputError& e) {  // the ids are the corpus's own: a score ran off to inf
           throw InputError(diverged(progress, e.what()));
         }
-        loss_pairs += P;
         ++steps;
       }
       progress.words_done += end - begin;
-      report(false);
+      reporter.report(false);
     };
     for (std::size_t s = 0; s + 1 < sentence_starts.size(); ++s) {
       for (std::int64_t at = sentence_starts[s]; at < sentence_starts[s + 1]; at += kMaxSentence) {
         step(at, std::min(at + kMaxSentence, sentence_starts[s + 1]));
       }
     }
-    report(true);  // at the end of every epoch
+    reporter.report(true);  // at the end of every epoch
   }
-  if (steps == 0) {  // nothing was learned: the tables are the init, not a result
-    throw InputError(fmt::format(
-        "trained no step: no sentence of the {} words gave a (centre, context) pair (a pair needs "
-        "two "
-        "words of one line{}); give a corpus with more words per line",
-        words,
-        o.subsample > 0
-            ? fmt::format(" kept by subsampling with t = {}: --subsample 0 keeps every word",
-                          o.subsample)
-            : std::string()));
-  }
+  if (steps == 0) throw InputError(no_step(words, o));  // the tables are the init, not a result
   runner->copy_to(tables.wte, tables.wout);
   return tables;
 }
