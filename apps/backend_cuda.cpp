@@ -9,16 +9,13 @@
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"
 
-#define ANDREA_CONCAT_(a, b) a##b
-#define ANDREA_CONCAT(a, b) ANDREA_CONCAT_(a, b)
-#define ANDREA_STRINGIFY_(a) #a
-#define ANDREA_STRINGIFY(a) ANDREA_STRINGIFY_(a)
-
 namespace andrea::cli {
+namespace {
 
-Backend ANDREA_CONCAT(cuda_backend_, ANDREA_CUDA_FLAVOR)() {
-  namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
-  const bool gpu = std::string_view(ANDREA_STRINGIFY(ANDREA_CUDA_FLAVOR)) == "gpu";
+// The CUDA pieces of the flavor this file is compiled for: andrea::cuda names them (cuda/flavor.hpp
+// puts them in an inline namespace named after the flavor).
+Backend flavor_backend(bool gpu) {
+  namespace k = ::andrea::cuda;
   return {gpu ? "gpu" : "cudasim",
           gpu ? "CUDA kernels (cuda/) on the GPU"
               : "CUDA kernels (cuda/) on the CPU execution layer (cudasim/)",
@@ -29,5 +26,14 @@ Backend ANDREA_CONCAT(cuda_backend_, ANDREA_CUDA_FLAVOR)() {
             return k::device_available(&reason) ? std::string() : reason;
           }};
 }
+
+}  // namespace
+
+// ANDREA_CUDA_FLAVOR_GPU (apps/CMakeLists.txt): 1 in the gpu flavor's object, 0 in cudasim's.
+#if ANDREA_CUDA_FLAVOR_GPU
+Backend cuda_backend_gpu() { return flavor_backend(true); }
+#else
+Backend cuda_backend_cudasim() { return flavor_backend(false); }
+#endif
 
 }  // namespace andrea::cli
