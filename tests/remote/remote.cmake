@@ -104,6 +104,18 @@ function(_andrea_remote_client program runner)
   endif()
 endfunction()
 
+# _andrea_remote_main(): the entry point of every trusted program of this backend, graded or
+# hidden (andrea_test_main), with the definitions _andrea_remote_client gives them.
+macro(_andrea_remote_main)
+  set(_main_libraries)
+  if(backend STREQUAL "cudasim")
+    set(_main_libraries andrea_remote_client_cudasim)
+  elseif(backend STREQUAL "gpu")
+    set(_main_libraries ${library}_device)
+  endif()
+  andrea_test_main(${backend} DEFINES ANDREA_BACKEND_REMOTE ${ARG_DEFINES} LIBRARIES ${_main_libraries})
+endmacro()
+
 # andrea_grade_plan(<lesson> <program target> <runner target> <hidden> <orders> <slow>): one line
 # of grade_plan.jsonl, what the grader runs: the program, its runner, the thread orders (""
 # for none), the gtest filter of the slow tests (run once, without the tools).
@@ -129,7 +141,8 @@ function(_andrea_graded_program lesson stem)
   set(runner runner_${lesson}_${backend})
   andrea_remote_runner(${runner} ${library} ${pieces})
   set(target test_${lesson}_${stem}_${backend})
-  add_executable(${target} ${stem}_test.cpp support/main.cpp)
+  _andrea_remote_main()
+  add_executable(${target} ${stem}_test.cpp $<TARGET_OBJECTS:andrea_test_main_${backend}>)
   target_link_libraries(${target} PRIVATE andrea_test_support)
   _andrea_remote_client(${target} ${runner})
   if(stem STREQUAL "training")  # the loop, corpus and vocabulary: the course's, not a lesson's
