@@ -83,38 +83,29 @@ function(andrea_remote_runner runner kernel_library)
   add_dependencies(lesson_tests ${runner})
 endfunction()
 
-# _andrea_remote_client(<program> <runner>): what a trusted program of this backend links.
-# The runner is the environment's ANDREA_RUNNER, else <runner> of this build (a file of one
-# line, made here: client.hpp's kDefaultRunner).
+# _andrea_remote_client(<program> <runner>): what a trusted program of this backend links,
+# its entry point included (andrea_test_main_<backend>, compiled once for the graded and the
+# hidden programs). The runner is the environment's ANDREA_RUNNER, else <runner> of this build
+# (a file of one line, made here: client.hpp's kDefaultRunner).
 function(_andrea_remote_client program runner)
+  set(client andrea_remote_client)
+  if(backend STREQUAL "cudasim")
+    set(client andrea_remote_client_cudasim)
+  elseif(backend STREQUAL "gpu")  # the GPU presence check (cudasim/gpu_presence.hpp)
+    list(APPEND client ${library}_device)
+  endif()
+  andrea_test_main(${backend} DEFINES ANDREA_BACKEND_REMOTE ${ARG_DEFINES} LIBRARIES ${client})
+  target_sources(${program} PRIVATE $<TARGET_OBJECTS:andrea_test_main_${backend}>)
+  target_link_libraries(${program} PRIVATE ${client})
   target_compile_definitions(${program} PRIVATE ANDREA_BACKEND_REMOTE ${ARG_DEFINES})
+  # The runners' kernels carry the tools: a call comes back profiled.
+  if(backend STREQUAL "cudasim" AND CUDASIM_INSTRUMENTED)
+    target_compile_definitions(${program} PRIVATE ANDREA_RUNNERS_INSTRUMENTED)
+  endif()
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${program}_runner.cpp CONTENT
        "extern const char* const andrea_remote_default_runner = \"$<TARGET_FILE:${runner}>\";\n")
   target_sources(${program} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${program}_runner.cpp)
-  if(backend STREQUAL "cudasim")
-    target_link_libraries(${program} PRIVATE andrea_remote_client_cudasim)
-    if(CUDASIM_INSTRUMENTED)  # the runners' kernels carry the tools: a call comes back profiled
-      target_compile_definitions(${program} PRIVATE ANDREA_RUNNERS_INSTRUMENTED)
-    endif()
-  else()
-    target_link_libraries(${program} PRIVATE andrea_remote_client)
-  endif()
-  if(backend STREQUAL "gpu")  # the GPU presence check (cudasim/gpu_presence.hpp)
-    target_link_libraries(${program} PRIVATE ${library}_device)
-  endif()
 endfunction()
-
-# _andrea_remote_main(): the entry point of every trusted program of this backend, graded or
-# hidden (andrea_test_main), with the definitions _andrea_remote_client gives them.
-macro(_andrea_remote_main)
-  set(_main_libraries)
-  if(backend STREQUAL "cudasim")
-    set(_main_libraries andrea_remote_client_cudasim)
-  elseif(backend STREQUAL "gpu")
-    set(_main_libraries ${library}_device)
-  endif()
-  andrea_test_main(${backend} DEFINES ANDREA_BACKEND_REMOTE ${ARG_DEFINES} LIBRARIES ${_main_libraries})
-endmacro()
 
 # andrea_grade_plan(<lesson> <program target> <runner target> <hidden> <orders> <slow>): one line
 # of grade_plan.jsonl, what the grader runs: the program, its runner, the thread orders (""
@@ -141,8 +132,7 @@ function(_andrea_graded_program lesson stem)
   set(runner runner_${lesson}_${backend})
   andrea_remote_runner(${runner} ${library} ${pieces})
   set(target test_${lesson}_${stem}_${backend})
-  _andrea_remote_main()
-  add_executable(${target} ${stem}_test.cpp $<TARGET_OBJECTS:andrea_test_main_${backend}>)
+  add_executable(${target} ${stem}_test.cpp)
   target_link_libraries(${target} PRIVATE andrea_test_support)
   _andrea_remote_client(${target} ${runner})
   if(stem STREQUAL "training")  # the loop, corpus and vocabulary: the course's, not a lesson's
