@@ -110,11 +110,8 @@ ANDREA_CUDA_END
 EOF
 cat > "$src/tests/toy_scale_test.cpp" <<'EOF'
 #include "tests/support/backend.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/toy_scale.hpp"
-#else
 #include "reference/toy_scale.hpp"
-#endif
+#include "cuda/toy_scale.hpp"
 
 namespace {
 

@@ -14,14 +14,9 @@
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
 #include "tests/support/efficiency.hpp"
-#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cudasim/launch.hpp"  // cudasim::set_thread_order, set_worker_threads
-#endif
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/backward.hpp"
-#else
 #include "reference/backward.hpp"
-#endif
+#include "cuda/backward.hpp"
 
 namespace {
 
@@ -342,8 +337,8 @@ TEST_F(BackwardBadInput, EmptyBatch) {
   expect_untouched();
 }
 
-#if !defined(ANDREA_BACKEND_CUDA)
 // --- The sparse SGD step (C++ reference only) -------------------------------------------
+ANDREA_ONLY_ON("SgdStepRows.*", "cpu");
 
 TEST(SgdStepRows, StepsOnlyTheRowsThatOccurOncePerId) {
   const std::int32_t ids[] = {2, 0, 2, 2};
@@ -413,8 +408,6 @@ TEST(SgdStepRows, BadIdOrShape) {
   for (const float x : w.view().flat()) ASSERT_EQ(x, -7.0f) << "w was written";
 }
 
-#endif  // !ANDREA_BACKEND_CUDA
-
 // zero_rows on every backend: after a step it clears exactly the rows the backward wrote.
 TEST(ZeroRows, ClearsExactlyTheRowsTheBackwardWrote) {
   const std::int32_t ids[] = {1, 1, 3};
@@ -439,8 +432,8 @@ TEST(ZeroRows, ClearsOnlyTheRowsNamed) {
   EXPECT_TRUE(all_close("dw", dw.view().flat(), expected, {}, 3));
 }
 
-#if defined(ANDREA_BACKEND_CUDA)
 // --- Step 1, the atomic kernel: right up to rounding, bits depend on the thread order ---
+ANDREA_ONLY_ON("BackwardAtomic.*", "cudasim gpu");
 
 TEST(BackwardAtomic, HandWorked) {   // small integers: exact in any order
   const std::int32_t ids[] = {0, 2,  //
@@ -498,10 +491,9 @@ TEST(BackwardAtomic, NoUpdateIsLost) {
   const std::int64_t B = 64, n = 64, d = 32;
   const std::vector<std::int32_t> ids(static_cast<std::size_t>(B * n), 2);
   const Matrix dout = filled(B * n, d, 1.0f);
-#if !defined(ANDREA_BACKEND_GPU)
-  const unsigned workers = cudasim::worker_threads();
-  cudasim::set_worker_threads(8);  // more threads racing for the same rows than cores
-#endif
+  const bool on_the_layer = this_backend() == Backend::cudasim;
+  const unsigned workers = on_the_layer ? cudasim::worker_threads() : 0;
+  if (on_the_layer) cudasim::set_worker_threads(8);  // more threads racing for the same rows than cores
   for (int run = 0; run < 40 && !::testing::Test::HasFailure(); ++run) {
     Matrix dwte(3, d), dwpe(n, d);
     backend::embedding_backward_atomic(TokenIdBatch(ids.data(), B, n), dout, dwte, dwpe);
@@ -510,16 +502,14 @@ TEST(BackwardAtomic, NoUpdateIsLost) {
     EXPECT_TRUE(every_element("dwpe", dwpe, 0, static_cast<float>(B))) << "run " << run;
     EXPECT_TRUE(every_element("dwpe", dwpe, n - 1, static_cast<float>(B))) << "run " << run;
   }
-#if !defined(ANDREA_BACKEND_GPU)
-  cudasim::set_worker_threads(workers);
-#endif
+  if (on_the_layer) cudasim::set_worker_threads(workers);
 }
 
-#if !defined(ANDREA_BACKEND_GPU)
 // The CPU execution layer runs the threads of a block in a chosen order (forward, reverse,
 // random:seed). One block of 256 threads all adding into dwte[1][0]: the atomic kernel's
 // result is the sum taken in that order, so its low bits change with the order; the
 // deterministic kernel gives the ascending-position sum in every order.
+ANDREA_ONLY_ON("BackwardThreadOrder.*", "cudasim");
 class BackwardThreadOrder : public ::testing::Test {
  protected:
   static constexpr std::int64_t n = 256;
@@ -572,8 +562,9 @@ TEST_F(BackwardThreadOrder, DeterministicSameBitsInEveryOrder) {
     EXPECT_EQ(sum(false, cudasim::Order::random, seed), expected) << "random:" << seed;
   }
 }
-#else
+
 // On a GPU: the deterministic kernels give the same bits on every run.
+ANDREA_ONLY_ON("BackwardDeterministic.*", "gpu");
 TEST(BackwardDeterministic, SameBitsOnEveryRun) {
   const std::int64_t B = 8, n = 128, d = 64;
   std::vector<std::int32_t> ids(static_cast<std::size_t>(B * n));
@@ -589,8 +580,6 @@ TEST(BackwardDeterministic, SameBitsOnEveryRun) {
     EXPECT_TRUE(all_close("dwpe", dwpe, first_wpe, {})) << "run " << run;
   }
 }
-#endif  // ANDREA_BACKEND_GPU
-#endif  // ANDREA_BACKEND_CUDA
 
 // The edges: ids 0 and V - 1, a full context (n = T: the last row of dwpe), both gradient
 // buffers inside poisoned frames; small integers, so every sum is exact in any order.
@@ -611,13 +600,9 @@ void expect_edges(bool atomic) {
   }
   Framed dwte(V, d), dwpe(T, d);
   dwte.fill(0.0f), dwpe.fill(0.0f);
-#if defined(ANDREA_BACKEND_CUDA)
   if (atomic) {
     backend::embedding_backward_atomic(TokenIdBatch(ids.data(), B, T), dout, dwte, dwpe);
-  } else
-#endif
-  {
-    (void)atomic;
+  } else {
     backend::embedding_backward(TokenIdBatch(ids.data(), B, T), dout, dwte, dwpe);
   }
   EXPECT_TRUE(
@@ -628,9 +613,7 @@ void expect_edges(bool atomic) {
 }
 
 TEST(Backward, EdgesLastRowsInsideAPoisonedFrame) { expect_edges(false); }
-#if defined(ANDREA_BACKEND_CUDA)
 TEST(BackwardAtomic, EdgesLastRowsInsideAPoisonedFrame) { expect_edges(true); }
-#else
 TEST(SgdStepRows, EdgesLastRowInsideAPoisonedFrame) {
   const std::int32_t ids[] = {4, 0, 4};
   const Framed dw(matrix(5, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
@@ -646,9 +629,7 @@ TEST(SgdStepRows, EdgesLastRowInsideAPoisonedFrame) {
                         matrix(5, 2, {0, 0, 3, 4, 5, 6, 7, 8, 0, 0}), {}));
   EXPECT_TRUE(zeroed.untouched("dw"));
 }
-#endif
 
-#if ANDREA_KERNELS_COUNTED
 // What the kernels cost (lessons/08_backward/README.md): a batch of 2 sequences of 32 ids that
 // repeat every 5 positions, d_model 256. The atomic step adds each element of dout once into
 // dwte and once into dwpe: 2 * 64 * 256 atomics, at most 13 on one address (id 0 occurs 13
@@ -690,6 +671,5 @@ TEST(Efficiency, DeterministicBackwardSumsEachElementInOneThread) {
        .atomic_hint = "the deterministic step sums each element of dwte and dwpe in one thread, "
                       "in a fixed order: no atomicAdd"});
 }
-#endif
 
 }  // namespace

@@ -7,11 +7,8 @@
 #include "tests/support/backend.hpp"
 #include "tests/support/efficiency.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/combine.hpp"
-#else
 #include "reference/combine.hpp"
-#endif
+#include "cuda/combine.hpp"
 
 namespace {
 
@@ -253,7 +250,6 @@ TEST(Combine, EdgesLastRowsInsideAPoisonedFrame) {
   EXPECT_TRUE(one.untouched("out of combine"));
 }
 
-#if ANDREA_KERNELS_COUNTED
 // What the kernel costs (lessons/05_combine/README.md): 64 positions of ANDREA-120M's width.
 // x_t = wte[id_t] + wpe[t] reads two rows and writes one; each warp's 32 neighbouring floats
 // take the 4 sectors their bytes need.
@@ -269,6 +265,5 @@ TEST(Efficiency, CombineMovesTheSectorsItsBytesNeed) {
                                     "i + blockDim.x, ...), so that a warp reads 128 contiguous "
                                     "bytes of each row"});
 }
-#endif
 
 }  // namespace

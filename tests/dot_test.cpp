@@ -6,11 +6,8 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/dot.hpp"
-#else
 #include "reference/dot.hpp"
-#endif
+#include "cuda/dot.hpp"
 
 namespace {
 

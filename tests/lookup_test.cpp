@@ -9,11 +9,8 @@
 #include "tests/support/backend.hpp"
 #include "tests/support/efficiency.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/lookup.hpp"
-#else
 #include "reference/lookup.hpp"
-#endif
+#include "cuda/lookup.hpp"
 
 namespace {
 
@@ -219,7 +216,6 @@ TEST(Lookup, EdgesFirstAndLastRowInsideAPoisonedFrame) {
   EXPECT_TRUE(out.untouched("out"));
 }
 
-#if ANDREA_KERNELS_COUNTED
 // What the kernel costs (lessons/01_lookup/README.md): 64 rows of ANDREA-120M's width. A copy
 // reads each byte once and writes it once; a warp that reads 32 neighbouring floats takes the
 // 4 sectors (128 bytes) its bytes need.
@@ -234,6 +230,5 @@ TEST(Efficiency, LookupMovesTheSectorsItsBytesNeed) {
                                     "i + blockDim.x, ...), so that a warp reads 128 contiguous "
                                     "bytes of one row"});
 }
-#endif
 
 }  // namespace

@@ -7,11 +7,8 @@
 #include "tests/support/backend.hpp"
 #include "tests/support/efficiency.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/norm.hpp"
-#else
 #include "reference/norm.hpp"
-#endif
+#include "cuda/norm.hpp"
 
 namespace {
 
@@ -129,7 +126,6 @@ TEST(Norm, EdgesLastRowInsideAPoisonedFrame) {
   EXPECT_TRUE(out.untouched("row norms"));
 }
 
-#if ANDREA_KERNELS_COUNTED
 // What the kernel costs (lessons/02_norm/README.md): the norms of 8 rows of 768 floats. The
 // block's partial sums meet in shared memory: with no bank conflict, and with the active threads
 // the lowest ones, so that whole warps skip a step (at most 4 shared loads per warp launched).
@@ -150,6 +146,5 @@ TEST(Efficiency, NormReadsSharedMemoryWithoutConflictsOrIdleWarps) {
                       "every (2 * stride)-th (tid % (2 * stride) == 0), so that whole warps skip "
                       "the step"});
 }
-#endif
 
 }  // namespace

@@ -8,11 +8,8 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/params.hpp"
-#else
 #include "reference/params.hpp"
-#endif
+#include "cuda/params.hpp"
 
 namespace {
 

@@ -12,13 +12,10 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/rope.hpp"
-#include "cuda/sinusoidal.hpp"
-#else
 #include "reference/rope.hpp"
 #include "reference/sinusoidal.hpp"
-#endif
+#include "cuda/rope.hpp"
+#include "cuda/sinusoidal.hpp"
 
 namespace {
 

@@ -5,11 +5,8 @@
 #include "tests/support/awkward.hpp"
 #include "tests/support/backend.hpp"
 #include "tests/support/framed.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
-#include "cuda/position.hpp"
-#else
 #include "reference/position.hpp"
-#endif
+#include "cuda/position.hpp"
 
 namespace {
 

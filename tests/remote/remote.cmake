@@ -1,37 +1,20 @@
 # The remote backend of a grade build (tests/remote/README.md), included by tests/CMakeLists.txt.
 # Variables of the caller read here: backend, library, ARG_ORDERS, ARG_DEFINES, ANDREA_<lesson>_*.
 
-# The pieces' headers and public functions, from lessons/lessons.json ("functions"), for both
-# sides (pieces.hpp, runner.cpp): andrea_remote/headers.inc and andrea_remote/functions.inc in
-# the build folder, and one list per runner of what it serves.
-set(ANDREA_REMOTE_INCLUDE ${CMAKE_BINARY_DIR}/andrea_remote_include)
-set(_headers "// Made by tests/remote/remote.cmake from lessons/lessons.json.\n")
-set(_functions "${_headers}")
-foreach(piece IN LISTS ANDREA_PIECES)
-  string(APPEND _headers "#include \"reference/${piece}.hpp\"\n#if defined(ANDREA_BACKEND_CUDA)\n"
-                         "#include \"cuda/${piece}.hpp\"\n#endif\n")
-  foreach(function IN LISTS ANDREA_PIECE_${piece}_FUNCTIONS)
-    if(function MATCHES "^(cpu|cuda):(.+)$")
-      string(TOUPPER ${CMAKE_MATCH_1} _only)
-      string(APPEND _functions "ANDREA_REMOTE_${_only}_ONLY(${CMAKE_MATCH_2})\n")
-    else()
-      string(APPEND _functions "ANDREA_REMOTE(${function})\n")
-    endif()
-  endforeach()
-endforeach()
-file(CONFIGURE OUTPUT ${ANDREA_REMOTE_INCLUDE}/andrea_remote/headers.inc CONTENT "${_headers}")
-file(CONFIGURE OUTPUT ${ANDREA_REMOTE_INCLUDE}/andrea_remote/functions.inc CONTENT "${_functions}")
+# The pieces' headers and functions for both sides (pieces.hpp, runner.cpp) are
+# andrea_pieces/headers.inc and functions.inc, made by tests/CMakeLists.txt
+# (ANDREA_PIECES_INCLUDE); each runner has its own list of what it serves.
 
 # The trusted side: the client, one library per kind of runner settings (client.hpp).
 add_library(andrea_remote_client STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
                                         ${CMAKE_CURRENT_LIST_DIR}/settings_none.cpp)
 target_link_libraries(andrea_remote_client PUBLIC andrea_core)
-target_include_directories(andrea_remote_client PUBLIC ${ANDREA_REMOTE_INCLUDE})
+target_include_directories(andrea_remote_client PUBLIC ${ANDREA_PIECES_INCLUDE})
 if(TARGET cudasim)
   add_library(andrea_remote_client_cudasim STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
                                                   ${CMAKE_CURRENT_LIST_DIR}/settings_cudasim.cpp)
   target_link_libraries(andrea_remote_client_cudasim PUBLIC andrea_core cudasim)
-  target_include_directories(andrea_remote_client_cudasim PUBLIC ${ANDREA_REMOTE_INCLUDE})
+  target_include_directories(andrea_remote_client_cudasim PUBLIC ${ANDREA_PIECES_INCLUDE})
 endif()
 
 # andrea_remote_runner(<runner> <kernel library> <piece>...): the runner of these pieces on
@@ -72,7 +55,7 @@ function(andrea_remote_runner runner kernel_library)
       COMMAND ${CUDASIM_PYTHON} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/allowed_symbols.py --nm ${CMAKE_NM} ${checked}
       VERBATIM)
   endif()
-  target_include_directories(${runner} PRIVATE ${ANDREA_REMOTE_INCLUDE})
+  target_include_directories(${runner} PRIVATE ${ANDREA_PIECES_INCLUDE})
   target_compile_definitions(${runner} PRIVATE ${ARG_DEFINES} ANDREA_SERVES="${list_file}")
   if("training" IN_LIST pieces AND TARGET ${kernel_library}_device_tables)
     target_link_libraries(${runner} PRIVATE ${kernel_library}_device_tables)
@@ -133,7 +116,8 @@ function(_andrea_graded_program lesson stem)
   andrea_remote_runner(${runner} ${library} ${pieces})
   set(target test_${lesson}_${stem}_${backend})
   add_executable(${target} ${stem}_test.cpp)
-  target_link_libraries(${target} PRIVATE andrea_test_support)
+  # cudasim: the bodies' settings of the CPU layer (thread order, worker threads), on every backend
+  target_link_libraries(${target} PRIVATE andrea_test_support cudasim)
   _andrea_remote_client(${target} ${runner})
   if(stem STREQUAL "training")  # the loop, corpus and vocabulary: the course's, not a lesson's
     target_link_libraries(${target} PRIVATE andrea_training_loop)

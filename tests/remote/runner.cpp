@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "andrea_remote/headers.inc"  // the pieces' headers (lessons/lessons.json)
+#include "andrea_pieces/headers.inc"  // the pieces' headers (lessons/lessons.json)
 #include "core/errors.hpp"
 #include "tests/remote/serve.hpp"
 #include "tests/support/heap.hpp"

@@ -1,11 +1,15 @@
-// The seam where a backend plugs into the shared test bodies. Each test
-// executable is compiled once per backend; `backend::lookup` etc. resolve to
-// andrea::reference (plain C++) or andrea::cuda (the kernels, run by the CPU
-// execution layer or by a real GPU). In grade mode the same namespaces are
-// built from the student's files in lessons/ and run by a program of their own, the piece
-// runner, which each call is sent to (tests/remote/). Each test file includes its own
-// pieces' headers, cuda/<piece>.hpp or reference/<piece>.hpp, under the same #if.
+// The seam where a backend plugs into the shared test bodies. A lesson's tests
+// (tests/<piece>_test.cpp) are compiled once and linked into one program per backend: cpu
+// (andrea::reference, plain C++), cudasim (andrea::cuda, the kernels on the CPU execution layer)
+// and gpu (the same kernels built by nvcc). `backend::lookup` etc. are slots (slots.hpp) that
+// the program's binding (binding.hpp, a few lines CMake writes per program) fills with its
+// backend's functions, and this_backend() says which one it is.
+//
+// A grade build compiles the bodies once per backend instead: there `backend::` is the remote
+// backend, which sends each call to the student's piece runner (tests/remote/).
 #pragma once
+
+#include "tests/support/only_on.hpp"
 
 #if defined(ANDREA_BACKEND_REMOTE) && defined(ANDREA_BACKEND_CUDA)
 #include "tests/remote/pieces.hpp"  // a grade build: each call goes to the student's runner
@@ -13,12 +17,9 @@ namespace backend = ::andrea::remote::cuda;
 #elif defined(ANDREA_BACKEND_REMOTE)
 #include "tests/remote/pieces.hpp"
 namespace backend = ::andrea::remote::cpu;
-#elif defined(ANDREA_BACKEND_CUDA)
-namespace andrea::cuda {}
-namespace backend = ::andrea::cuda;
 #else
-namespace andrea::reference {}
-namespace backend = ::andrea::reference;
+#include "tests/support/slots.hpp"  // filled by the program's binding
+namespace backend = ::andrea::testing::slots;
 #endif
 
 #include <gmock/gmock.h>

@@ -18,16 +18,14 @@
 
 #include "cudasim/tools/tools.hpp"
 #include "tests/support/cost_verdict.hpp"
-
-// Defined where kernels run on the CPU layer, which counts them: the cudasim backend, in a
-// test program of its own or through a grade build's piece runner.
-#if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
-#define ANDREA_KERNELS_COUNTED 1
-#endif
-#if ANDREA_KERNELS_COUNTED
+#include "tests/support/only_on.hpp"
 #if defined(ANDREA_BACKEND_REMOTE)
 #include "tests/remote/client.hpp"
 #endif
+
+// Where kernels run on the CPU layer, which counts them: the cudasim backend, in a test program
+// of its own or through a grade build's piece runner. The other backends leave them out.
+ANDREA_ONLY_ON("Efficiency.*", "cudasim");
 
 namespace andrea::testing {
 
@@ -90,4 +88,3 @@ inline void expect_within_cost(const std::function<void()>& call, const CostTarg
 }
 
 }  // namespace andrea::testing
-#endif  // ANDREA_KERNELS_COUNTED
