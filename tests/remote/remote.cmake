@@ -115,7 +115,8 @@ function(_andrea_graded_program lesson stem)
   set(runner runner_${lesson}_${backend})
   andrea_remote_runner(${runner} ${library} ${pieces})
   set(target test_${lesson}_${stem}_${backend})
-  add_executable(${target} ${stem}_test.cpp)
+  _andrea_test_body(${lesson} ${stem} ON body)  # tests/CMakeLists.txt: the body and its binding
+  add_executable(${target} $<TARGET_OBJECTS:${body}> $<TARGET_OBJECTS:${target}_binding>)
   # cudasim: the bodies' settings of the CPU layer (thread order, worker threads), on every backend
   target_link_libraries(${target} PRIVATE andrea_test_support cudasim)
   _andrea_remote_client(${target} ${runner})

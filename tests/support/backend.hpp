@@ -5,16 +5,17 @@
 // the program's binding (binding.hpp, a few lines CMake writes per program) fills with its
 // backend's functions, and this_backend() says which one it is.
 //
-// A grade build compiles the bodies once per backend instead: there `backend::` is the remote
-// backend, which sends each call to the student's piece runner (tests/remote/).
+// In a grade build the binding's functions are the remote backend's (tests/remote/pieces.hpp),
+// which send each call to the student's piece runner. The instructor's hidden tests
+// (tests/hidden), compiled once per backend, call the remote backend directly.
 #pragma once
 
 #include "tests/support/only_on.hpp"
 
-#if defined(ANDREA_BACKEND_REMOTE) && defined(ANDREA_BACKEND_CUDA)
-#include "tests/remote/pieces.hpp"  // a grade build: each call goes to the student's runner
+#if defined(ANDREA_HIDDEN_TESTS) && defined(ANDREA_BACKEND_CUDA)
+#include "tests/remote/pieces.hpp"  // each call goes to the student's runner
 namespace backend = ::andrea::remote::cuda;
-#elif defined(ANDREA_BACKEND_REMOTE)
+#elif defined(ANDREA_HIDDEN_TESTS)
 #include "tests/remote/pieces.hpp"
 namespace backend = ::andrea::remote::cpu;
 #else

@@ -8,43 +8,69 @@
 //   ANDREA_PIECE(lookup)
 //   }
 //
-// It is compiled with the backend's definitions (ANDREA_BACKEND_CUDA) and against its kernels
-// (the layer's or nvcc's andrea::cuda), so one test body serves every backend.
+// It is compiled with the backend's definitions (ANDREA_BACKEND_CUDA, and ANDREA_BACKEND_REMOTE
+// in a grade build) and against its kernels (the layer's or nvcc's andrea::cuda), so one test
+// body serves every backend.
 #pragma once
 
 #include "tests/support/slots.hpp"
 
+// ANDREA_TARGET(name): this backend's function. In a grade build, the remote backend's object
+// (tests/remote/pieces.hpp), which sends the call to the student's runner, behind a plain
+// function (Forward) as a slot holds one.
+#if defined(ANDREA_BACKEND_REMOTE)
+#include "tests/remote/pieces.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
-// The kernels. A function of the C++ step alone ("cpu:name") has no slot value here.
-#define ANDREA_PIECE(name) \
-  const Slot<decltype(::andrea::reference::name)> name{#name, &::andrea::cuda::name};
-#define ANDREA_PIECE_CPU_ONLY(name) \
-  const Slot<decltype(::andrea::reference::name)> name{#name, nullptr};
-#define ANDREA_PIECE_CUDA_ONLY(name) \
-  const Slot<decltype(::andrea::cuda::name)> name{#name, &::andrea::cuda::name};
+#define ANDREA_REMOTE_BACKEND ::andrea::remote::cuda
 #else
-// The C++ pieces. A function of the CUDA step alone ("cuda:name") has no slot value here.
+#define ANDREA_REMOTE_BACKEND ::andrea::remote::cpu
+#endif
+namespace andrea::testing {
+template <auto& piece, typename F>
+struct Forward;
+template <auto& piece, typename R, typename... A>
+struct Forward<piece, R(A...)> {
+  static R call(A... args) { return piece(std::forward<A>(args)...); }
+};
+}  // namespace andrea::testing
+#define ANDREA_TARGET(name, type) &Forward<ANDREA_REMOTE_BACKEND::name, type>::call
+#elif defined(ANDREA_BACKEND_CUDA)
+#define ANDREA_TARGET(name, type) &::andrea::cuda::name
+#else
+#define ANDREA_TARGET(name, type) &::andrea::reference::name
+#endif
+
+// One slot: its type is the function's declared type (the C++ header's, or the CUDA header's for
+// a function of the CUDA step alone); null where this backend has no such step.
+#define ANDREA_SLOT(name, type, target) const Slot<type> name{#name, target};
+#define ANDREA_CPU_TYPE(name) decltype(::andrea::reference::name)
+#define ANDREA_CUDA_TYPE(name) decltype(::andrea::cuda::name)
 #define ANDREA_PIECE(name) \
-  const Slot<decltype(::andrea::reference::name)> name{#name, &::andrea::reference::name};
-#define ANDREA_PIECE_CPU_ONLY(name) ANDREA_PIECE(name)
+  ANDREA_SLOT(name, ANDREA_CPU_TYPE(name), ANDREA_TARGET(name, ANDREA_CPU_TYPE(name)))
+#if defined(ANDREA_BACKEND_CUDA)
+#define ANDREA_PIECE_CPU_ONLY(name) ANDREA_SLOT(name, ANDREA_CPU_TYPE(name), nullptr)
 #define ANDREA_PIECE_CUDA_ONLY(name) \
-  const Slot<decltype(::andrea::cuda::name)> name{#name, nullptr};
+  ANDREA_SLOT(name, ANDREA_CUDA_TYPE(name), ANDREA_TARGET(name, ANDREA_CUDA_TYPE(name)))
+#else
+#define ANDREA_PIECE_CPU_ONLY(name) ANDREA_PIECE(name)
+#define ANDREA_PIECE_CUDA_ONLY(name) ANDREA_SLOT(name, ANDREA_CUDA_TYPE(name), nullptr)
 #endif
 
 // Lesson 9's whole step: training::host_runner (reference::sgns_step on host tables) on the C++
 // backend, the tables in device memory (cuda/device_tables.hpp) on the CUDA ones.
 #if defined(ANDREA_BIND_TRAINING)
 #include "training/trainer.hpp"
-#if defined(ANDREA_BACKEND_CUDA)
+namespace andrea::testing {
+extern const training::RunnerFactory your_runner;
+}  // namespace andrea::testing
+#if defined(ANDREA_BACKEND_REMOTE)  // a grade build: the tables live in the runner, on both backends
+const andrea::training::RunnerFactory andrea::testing::your_runner =
+    &andrea::training::runner_of<ANDREA_REMOTE_BACKEND::DeviceTables>;
+#elif defined(ANDREA_BACKEND_CUDA)
 #include "cuda/device_tables.hpp"
-namespace andrea::testing {
-extern const training::RunnerFactory your_runner;
-const training::RunnerFactory your_runner = &training::runner_of<::andrea::cuda::DeviceTables>;
-}  // namespace andrea::testing
+const andrea::training::RunnerFactory andrea::testing::your_runner =
+    &andrea::training::runner_of<::andrea::cuda::DeviceTables>;
 #else
-namespace andrea::testing {
-extern const training::RunnerFactory your_runner;
-const training::RunnerFactory your_runner = training::host_runner;
-}  // namespace andrea::testing
+const andrea::training::RunnerFactory andrea::testing::your_runner = andrea::training::host_runner;
 #endif
 #endif
