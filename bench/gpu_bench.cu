@@ -105,17 +105,47 @@ void row(const char* name, double bytes, double us, double copy_us) {
               us, bytes / us * 1e-3, copy_us, bytes / copy_us * 1e-3, 100.0 * copy_us / us);
 }
 
+// A device-to-device copy of bytes / 2 bytes (it reads them and writes them), timed: the
+// roof each kernel is compared with.
+double copy_us(double bytes, DeviceBuffer<char>& flush) {
+  DeviceBuffer<char> src(static_cast<std::int64_t>(bytes / 2)),
+      dst(static_cast<std::int64_t>(bytes / 2));
+  return time_us(
+      [&] { cudaMemcpyAsync(dst.get(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice); }, flush);
+}
+
+// A table of rows x d as the course initialises it (core/init.hpp).
+std::vector<float> initial_table(Table table, std::int64_t rows, std::int64_t d,
+                                 std::uint64_t seed = default_seed) {
+  std::vector<float> values(static_cast<std::size_t>(rows * d));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = init_value(seed, table, static_cast<std::int64_t>(i), d);
+  return values;
+}
+
+// dwte and dwpe as the C++ reference computes them from ids (B * n of them) and dout.
+struct Gradients {
+  std::vector<float> dwte, dwpe;
+};
+Gradients reference_gradients(const std::vector<std::int32_t>& ids, const std::vector<float>& dout,
+                              std::int64_t n, std::int64_t d, std::int64_t vocab_size) {
+  const auto rows = static_cast<std::int64_t>(ids.size());
+  Gradients want{std::vector<float>(static_cast<std::size_t>(vocab_size * d)),
+                 std::vector<float>(static_cast<std::size_t>(n * d))};
+  reference::embedding_backward(
+      TokenIdBatch(ids.data(), rows / n, n), ConstFloatView(dout.data(), rows, d),
+      FloatView(want.dwte.data(), vocab_size, d), FloatView(want.dwpe.data(), n, d));
+  return want;
+}
+
 // Lesson 8 at B = 8: the atomic kernel and the deterministic pair (dwte by groups, dwpe by
 // position), kernels only; dwte and dwpe are reset to 0 before each timed run (not timed), as
 // the kernels accumulate into them.
-template <class Copy>
 void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t d,
-              std::int64_t vocab_size, std::size_t distinct, DeviceBuffer<char>& flush,
-              Copy copy_of) {
+              std::int64_t vocab_size, std::size_t distinct, DeviceBuffer<char>& flush) {
   const auto rows = static_cast<std::int64_t>(ids.size());
-  std::vector<float> dout(static_cast<std::size_t>(rows * d));
-  for (std::size_t i = 0; i < dout.size(); ++i)
-    dout[i] = init_value(8, Table::token, static_cast<std::int64_t>(i), d);
+  const std::vector<float> dout = initial_table(Table::token, rows, d, 8);  // as reference_bench
+  const Gradients want = reference_gradients(ids, dout, n, d, vocab_size);
   const DeviceBuffer<float> d_dout{std::span<const float>(dout)};
   const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
   DeviceBuffer<float> d_dwte(vocab_size * d), d_dwpe(n * d);
@@ -123,11 +153,6 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
     ANDREA_CUDA_CHECK(cudaMemset(d_dwte.get(), 0, d_dwte.bytes()));
     ANDREA_CUDA_CHECK(cudaMemset(d_dwpe.get(), 0, d_dwpe.bytes()));
   };
-  std::vector<float> want_dwte(static_cast<std::size_t>(vocab_size * d)),
-      want_dwpe(static_cast<std::size_t>(n * d));
-  reference::embedding_backward(
-      TokenIdBatch(ids.data(), rows / n, n), ConstFloatView(dout.data(), rows, d),
-      FloatView(want_dwte.data(), vocab_size, d), FloatView(want_dwpe.data(), n, d));
 
   const auto t0 = std::chrono::steady_clock::now();
   const PositionGroups g = group_positions(ids, vocab_size);
@@ -138,9 +163,6 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
       d_positions{std::span<const std::int32_t>(g.positions)};
   const auto u = static_cast<std::int64_t>(g.rows.size());
 
-  const double bytes =
-      4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
-  const double copy_us = copy_of(bytes);
   const auto atomic = [&] {
     backward_atomic_kernel<<<blocks_for(rows * d), kThreads>>>(
         d_dout.get(), d_ids.get(), d_dwte.get(), d_dwpe.get(), rows, n, d, vocab_size);
@@ -158,23 +180,104 @@ void backward(const std::vector<std::int32_t>& ids, std::int64_t n, std::int64_t
   reset();
   atomic();
   ANDREA_CUDA_CHECK_LAUNCH();
-  check_result("backward atomic dwte", d_dwte, want_dwte, 1e-5f);
-  check_result("backward atomic dwpe", d_dwpe, want_dwpe, 1e-5f);
+  check_result("backward atomic dwte", d_dwte, want.dwte, 1e-5f);
+  check_result("backward atomic dwpe", d_dwpe, want.dwpe, 1e-5f);
   reset();
   deterministic_wte();
   deterministic_wpe();
   ANDREA_CUDA_CHECK_LAUNCH();
-  check_result("backward determ. dwte", d_dwte, want_dwte, 0.0f);
-  check_result("backward determ. dwpe", d_dwpe, want_dwpe, 0.0f);
-  const double atomic_us = time_us(atomic, flush, reset);
-  row("backward atomic", bytes, atomic_us, copy_us);
+  check_result("backward determ. dwte", d_dwte, want.dwte, 0.0f);
+  check_result("backward determ. dwpe", d_dwpe, want.dwpe, 0.0f);
+
+  const double bytes =
+      4.0 * rows * d + 2 * 4.0 * static_cast<double>(distinct) * d + 2 * 4.0 * n * d + 4.0 * rows;
+  const double copy = copy_us(bytes, flush);
+  row("backward atomic", bytes, time_us(atomic, flush, reset), copy);
   const double wte_us = time_us(deterministic_wte, flush, reset);
   const double wpe_us = time_us(deterministic_wpe, flush, reset);
-  row("backward deterministic", bytes, wte_us + wpe_us, copy_us);
+  row("backward deterministic", bytes, wte_us + wpe_us, copy);
   std::printf(
       "    (dwte kernel %.1f us + dwpe kernel %.1f us; host grouping of %lld ids %.1f us, not "
       "included)\n",
       wte_us, wpe_us, static_cast<long long>(rows), group_us);
+}
+
+// ANDREA-120M's tables, on the host and on the device.
+struct Tables {
+  explicit Tables(const Config& c)
+      : wte(initial_table(Table::token, c.vocab_size, c.d_model)),
+        wpe(initial_table(Table::position, c.context_length, c.d_model)),
+        d_wte(std::span<const float>(wte)),
+        d_wpe(std::span<const float>(wpe)) {}
+  std::vector<float> wte, wpe;
+  DeviceBuffer<float> d_wte, d_wpe;
+};
+
+// A batch of B sequences of n ids: row b is the example sequence turned by b positions.
+std::vector<std::int32_t> batch_ids(const std::vector<std::int32_t>& example, std::int64_t batch) {
+  const auto n = static_cast<std::int64_t>(example.size());
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(batch * n));
+  for (std::int64_t b = 0; b < batch; ++b) {
+    for (std::int64_t t = 0; t < n; ++t)
+      ids[static_cast<std::size_t>(b * n + t)] = example[static_cast<std::size_t>((t + b) % n)];
+  }
+  return ids;
+}
+
+// The two rungs of lessons 1 and 5 on one batch: a float per thread, then a float4 per thread,
+// each checked against the reference, then timed beside a copy of the same bytes.
+void forward(const Config& c, const Tables& tables, const std::vector<std::int32_t>& ids,
+             std::size_t distinct, DeviceBuffer<char>& flush) {
+  const std::int64_t d = c.d_model, n = c.context_length;
+  const auto batch = static_cast<std::int64_t>(ids.size()) / n;
+  const auto rows = static_cast<unsigned>(batch * n);
+  const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
+  DeviceBuffer<float> d_out(batch * n * d);
+  const float* wte = tables.d_wte.get();
+  const float* wpe = tables.d_wpe.get();
+  const auto combine_float = [&] {
+    combine_kernel<<<rows, threads_per_row(d)>>>(wte, wpe, d_ids.get(), d_out.get(), n, d,
+                                                 c.vocab_size);
+  };
+  const auto combine_float4 = [&] {
+    combine_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(wte),
+                                         reinterpret_cast<const float4*>(wpe), d_ids.get(),
+                                         reinterpret_cast<float4*>(d_out.get()), n, d / 4,
+                                         c.vocab_size);
+  };
+  const auto lookup_float = [&] {
+    lookup_kernel<<<rows, threads_per_row(d)>>>(wte, d_ids.get(), d_out.get(), d, c.vocab_size);
+  };
+  const auto lookup_float4 = [&] {
+    lookup_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(wte), d_ids.get(),
+                                        reinterpret_cast<float4*>(d_out.get()), d / 4,
+                                        c.vocab_size);
+  };
+  const ConstFloatView wte_view(tables.wte.data(), c.vocab_size, d), wpe_view(tables.wpe.data(), n, d);
+  std::vector<float> want(static_cast<std::size_t>(batch * n * d));
+  const auto verify = [&](const char* name, const auto& kernel) {  // once, before timing
+    kernel();
+    ANDREA_CUDA_CHECK_LAUNCH();
+    check_result(name, d_out, want, 0.0f);
+  };
+  reference::combine_batch(wte_view, wpe_view, TokenIdBatch(ids.data(), batch, n),
+                           FloatView(want.data(), batch * n, d));
+  verify("combine (fused) float", combine_float);
+  verify("combine (fused) float4", combine_float4);
+  reference::lookup(wte_view, TokenIds(ids), FloatView(want.data(), batch * n, d));
+  verify("lookup float", lookup_float);
+  verify("lookup float4", lookup_float4);
+
+  const double out_bytes = 4.0 * batch * n * d, rows_bytes = 4.0 * distinct * d;
+  const double ids_bytes = 4.0 * batch * n, wpe_bytes = 4.0 * n * d;
+  const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
+  const double combine_copy = copy_us(combine_bytes, flush);
+  row("combine (fused) float", combine_bytes, time_us(combine_float, flush), combine_copy);
+  row("combine (fused) float4", combine_bytes, time_us(combine_float4, flush), combine_copy);
+  const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
+  const double lookup_copy = copy_us(lookup_bytes, flush);
+  row("lookup float", lookup_bytes, time_us(lookup_float, flush), lookup_copy);
+  row("lookup float4", lookup_bytes, time_us(lookup_float4, flush), lookup_copy);
 }
 
 }  // namespace
@@ -192,86 +295,20 @@ int main() {
   }
   std::printf("device: %s\n", andrea::cuda::device_name().c_str());
   const Config& c = andrea_120m;
-  const std::int64_t d = c.d_model, n = c.context_length;
-  std::vector<float> wte(static_cast<std::size_t>(c.vocab_size * d)),
-      wpe(static_cast<std::size_t>(n * d));
-  for (std::size_t i = 0; i < wte.size(); ++i)
-    wte[i] = init_value(default_seed, Table::token, static_cast<std::int64_t>(i), d);
-  for (std::size_t i = 0; i < wpe.size(); ++i)
-    wpe[i] = init_value(default_seed, Table::position, static_cast<std::int64_t>(i), d);
-  const DeviceBuffer<float> d_wte{std::span<const float>(wte)}, d_wpe{std::span<const float>(wpe)};
-
+  const Tables tables(c);
   int l2 = 0;
   ANDREA_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   DeviceBuffer<char> flush(2 * static_cast<std::int64_t>(l2));
 
-  const std::vector<std::int32_t> example = example_ids(n, c.vocab_size);
+  const std::vector<std::int32_t> example = example_ids(c.context_length, c.vocab_size);
   for (const std::int64_t batch : {8, 64}) {
-    std::vector<std::int32_t> ids(static_cast<std::size_t>(batch * n));
-    for (std::int64_t b = 0; b < batch; ++b) {
-      for (std::int64_t t = 0; t < n; ++t)
-        ids[static_cast<std::size_t>(b * n + t)] = example[static_cast<std::size_t>((t + b) % n)];
-    }
+    const std::vector<std::int32_t> ids = batch_ids(example, batch);
     const std::set<std::int32_t> distinct(ids.begin(), ids.end());
-    const DeviceBuffer<std::int32_t> d_ids{std::span<const std::int32_t>(ids)};
-    DeviceBuffer<float> d_out(batch * n * d);
-    const double out_bytes = 4.0 * batch * n * d, rows_bytes = 4.0 * distinct.size() * d;
-    const double ids_bytes = 4.0 * batch * n, wpe_bytes = 4.0 * n * d;
-    const auto rows = static_cast<unsigned>(batch * n);
-
     std::printf("B = %lld, n = %lld, d_model = %lld (%zu distinct token rows)\n",
-                static_cast<long long>(batch), static_cast<long long>(n), static_cast<long long>(d),
-                distinct.size());
-    const auto copy_of = [&](double bytes) {
-      DeviceBuffer<char> src(static_cast<std::int64_t>(bytes / 2)),
-          dst(static_cast<std::int64_t>(bytes / 2));
-      return time_us(
-          [&] { cudaMemcpyAsync(dst.get(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice); },
-          flush);
-    };
-    // The two rungs of lessons 1 and 5: a float per thread, then a float4 per thread.
-    const auto combine_float = [&] {
-      combine_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_wpe.get(), d_ids.get(),
-                                                   d_out.get(), n, d, c.vocab_size);
-    };
-    const auto combine_float4 = [&] {
-      combine_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                           reinterpret_cast<const float4*>(d_wpe.get()),
-                                           d_ids.get(), reinterpret_cast<float4*>(d_out.get()), n,
-                                           d / 4, c.vocab_size);
-    };
-    const auto lookup_float = [&] {
-      lookup_kernel<<<rows, threads_per_row(d)>>>(d_wte.get(), d_ids.get(), d_out.get(), d,
-                                                  c.vocab_size);
-    };
-    const auto lookup_float4 = [&] {
-      lookup_float4_kernel<<<rows, 192>>>(reinterpret_cast<const float4*>(d_wte.get()),
-                                          d_ids.get(), reinterpret_cast<float4*>(d_out.get()),
-                                          d / 4, c.vocab_size);
-    };
-    const ConstFloatView wte_view(wte.data(), c.vocab_size, d), wpe_view(wpe.data(), n, d);
-    std::vector<float> want(static_cast<std::size_t>(batch * n * d));
-    reference::combine_batch(wte_view, wpe_view, TokenIdBatch(ids.data(), batch, n),
-                             FloatView(want.data(), batch * n, d));
-    const auto verify = [&](const char* name, const auto& kernel) {  // once, before timing
-      kernel();
-      ANDREA_CUDA_CHECK_LAUNCH();
-      check_result(name, d_out, want, 0.0f);
-    };
-    verify("combine (fused) float", combine_float);
-    verify("combine (fused) float4", combine_float4);
-    reference::lookup(wte_view, TokenIds(ids), FloatView(want.data(), batch * n, d));
-    verify("lookup float", lookup_float);
-    verify("lookup float4", lookup_float4);
-
-    const double combine_bytes = out_bytes + rows_bytes + wpe_bytes + ids_bytes;
-    row("combine (fused) float", combine_bytes, time_us(combine_float, flush), copy_of(combine_bytes));
-    row("combine (fused) float4", combine_bytes, time_us(combine_float4, flush),
-        copy_of(combine_bytes));
-    const double lookup_bytes = out_bytes + rows_bytes + ids_bytes;
-    row("lookup float", lookup_bytes, time_us(lookup_float, flush), copy_of(lookup_bytes));
-    row("lookup float4", lookup_bytes, time_us(lookup_float4, flush), copy_of(lookup_bytes));
-    if (batch == 8) backward(ids, n, d, c.vocab_size, distinct.size(), flush, copy_of);
+                static_cast<long long>(batch), static_cast<long long>(c.context_length),
+                static_cast<long long>(c.d_model), distinct.size());
+    forward(c, tables, ids, distinct.size(), flush);
+    if (batch == 8) backward(ids, c.context_length, c.d_model, c.vocab_size, distinct.size(), flush);
   }
   return 0;
 }

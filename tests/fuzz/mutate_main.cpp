@@ -28,78 +28,79 @@ void save_current() {
                current.size());
 }
 
-std::string mutate(std::string s, const std::vector<std::string>& seeds, std::mt19937_64& rng) {
-  const auto pick = [&](std::size_t n) {
-    return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n);
-  };
-  static const char interesting_bytes[] = {'\0', '\xff', '\x7f', '\x80', '{', '}', '[', ']', '"',
-                                           ',',  ':',    '-',    '0',    '9', 'e', ' ', '\n'};
-  static const char* interesting_numbers[] = {"0",
-                                              "-1",
-                                              "1",
-                                              "4294967296",
-                                              "9223372036854775807",
-                                              "18446744073709551615",
-                                              "18446744073709551616",
-                                              "1e400",
-                                              "2.5",
-                                              "null",
-                                              "\"F32\"",
-                                              "\"BF16\"",
-                                              "\"F64\"",
-                                              "[]",
-                                              "{}"};
-  const int steps = 1 + static_cast<int>(rng() % 4);
-  for (int step = 0; step < steps; ++step) {
-    switch (rng() % 9) {
-      case 0:  // flip a bit
-        if (!s.empty()) s[pick(s.size())] ^= static_cast<char>(1 << (rng() % 8));
-        break;
-      case 1:  // an interesting byte
-        if (!s.empty()) s[pick(s.size())] = interesting_bytes[pick(sizeof interesting_bytes)];
-        break;
-      case 2:  // insert random bytes
-        s.insert(pick(s.size() + 1), std::string(1 + pick(8), static_cast<char>(rng())));
-        break;
-      case 3:  // delete a range
-        if (!s.empty()) {
-          const std::size_t at = pick(s.size());
-          s.erase(at, 1 + pick(16));
-        }
-        break;
-      case 4:  // truncate
-        s.resize(pick(s.size() + 1));
-        break;
-      case 5: {  // replace a run of digits with an interesting number or token
-        const std::size_t at = s.find_first_of("0123456789", pick(s.size() + 1));
-        if (at != std::string::npos) {
-          const std::size_t end = s.find_first_not_of("0123456789", at);
-          s.replace(at, (end == std::string::npos ? s.size() : end) - at,
-                    interesting_numbers[pick(std::size(interesting_numbers))]);
-        }
-        break;
+// A position or index in [0, n): 0 when n is 0.
+std::size_t pick(std::mt19937_64& rng, std::size_t n) {
+  return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n);
+}
+
+const char kInterestingBytes[] = {'\0', '\xff', '\x7f', '\x80', '{', '}', '[', ']', '"',
+                                  ',',  ':',    '-',    '0',    '9', 'e', ' ', '\n'};
+const char* const kInterestingNumbers[] = {
+    "0",   "-1",       "1",        "4294967296", "9223372036854775807", "18446744073709551615",
+    "18446744073709551616",        "1e400",      "2.5",                 "null",
+    "\"F32\"", "\"BF16\"", "\"F64\"", "[]",         "{}"};
+
+// Replaces a run of digits with an interesting number or token.
+void replace_number(std::string& s, std::mt19937_64& rng) {
+  const std::size_t at = s.find_first_of("0123456789", pick(rng, s.size() + 1));
+  if (at == std::string::npos) return;
+  const std::size_t end = s.find_first_not_of("0123456789", at);
+  s.replace(at, (end == std::string::npos ? s.size() : end) - at,
+            kInterestingNumbers[pick(rng, std::size(kInterestingNumbers))]);
+}
+
+// Rewrites the 8-byte header length: a random one, or one near the file's own size.
+void rewrite_header_length(std::string& s, std::mt19937_64& rng) {
+  if (s.size() < 8) return;
+  const std::uint64_t n = rng() % 2 ? rng() : s.size() - 8 - pick(rng, 16);
+  for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>(n >> (8 * i));
+}
+
+// One mutation of s, of nine kinds.
+void mutate_once(std::string& s, const std::vector<std::string>& seeds, std::mt19937_64& rng) {
+  switch (rng() % 9) {
+    case 0:  // flip a bit
+      if (!s.empty()) s[pick(rng, s.size())] ^= static_cast<char>(1 << (rng() % 8));
+      break;
+    case 1:  // an interesting byte
+      if (!s.empty()) s[pick(rng, s.size())] = kInterestingBytes[pick(rng, sizeof kInterestingBytes)];
+      break;
+    case 2:  // insert random bytes
+      s.insert(pick(rng, s.size() + 1), std::string(1 + pick(rng, 8), static_cast<char>(rng())));
+      break;
+    case 3:  // delete a range
+      if (!s.empty()) {
+        const std::size_t at = pick(rng, s.size());
+        s.erase(at, 1 + pick(rng, 16));
       }
-      case 6: {  // rewrite the 8-byte header length
-        if (s.size() >= 8) {
-          const std::uint64_t n = rng() % 2 ? rng() : s.size() - 8 - pick(16);
-          for (int i = 0; i < 8; ++i)
-            s[static_cast<std::size_t>(i)] = static_cast<char>(n >> (8 * i));
-        }
-        break;
-      }
-      case 7: {  // splice in a piece of another seed
-        const std::string& other = seeds[pick(seeds.size())];
-        const std::size_t from = pick(other.size() + 1);
-        s.insert(pick(s.size() + 1), other.substr(from, pick(other.size() - from + 1)));
-        break;
-      }
-      default:  // duplicate a range
-        if (!s.empty()) {
-          const std::size_t at = pick(s.size());
-          s.insert(pick(s.size() + 1), s.substr(at, 1 + pick(32)));
-        }
+      break;
+    case 4:  // truncate
+      s.resize(pick(rng, s.size() + 1));
+      break;
+    case 5:
+      replace_number(s, rng);
+      break;
+    case 6:
+      rewrite_header_length(s, rng);
+      break;
+    case 7: {  // splice in a piece of another seed
+      const std::string& other = seeds[pick(rng, seeds.size())];
+      const std::size_t from = pick(rng, other.size() + 1);
+      s.insert(pick(rng, s.size() + 1), other.substr(from, pick(rng, other.size() - from + 1)));
+      break;
     }
+    default:  // duplicate a range
+      if (!s.empty()) {
+        const std::size_t at = pick(rng, s.size());
+        s.insert(pick(rng, s.size() + 1), s.substr(at, 1 + pick(rng, 32)));
+      }
   }
+}
+
+// s after one to four mutations.
+std::string mutate(std::string s, const std::vector<std::string>& seeds, std::mt19937_64& rng) {
+  const int steps = 1 + static_cast<int>(rng() % 4);
+  for (int step = 0; step < steps; ++step) mutate_once(s, seeds, rng);
   return s;
 }
 
