@@ -3,8 +3,9 @@
 # runners, and each runner (tests/remote/): every process that runs or builds student code.
 #   grader/sandbox.sh [-w WRITABLE_DIR]... [-n] [--] COMMAND [ARG]...
 # The sandbox is bubblewrap (Debian's bubblewrap): no network, its own process tree (every
-# process ends with the command), the whole file system read-only but for the -w folders, a
-# private /tmp of bounded size, and the paths of ANDREA_SANDBOX_HIDE (':'-separated: the
+# process ends with the command), of the file system only what it needs, read-only (the system's
+# /usr and a few files of /etc, the course, the work folder) but for the -w folders, a private
+# /tmp of bounded size, and the paths of ANDREA_SANDBOX_HIDE (':'-separated: the
 # course's solutions, the hidden tests, the base build, the other submissions, the results)
 # replaced by empty ones. Its environment holds only PATH, the locale, the CPU layer's and the
 # sanitizers' settings: not the grader's (no hidden seed). Run as root, the command runs as the
@@ -83,7 +84,24 @@ setenv="--clearenv"
 for pair in $kept; do
   setenv="$setenv --setenv ${pair%%=*} ${pair#*=}"
 done
-# shellcheck disable=SC2086  # $as_nobody, $binds and $setenv are lists of words
-exec $as_nobody bwrap --ro-bind / / --dev /dev --proc /proc \
+# The file system is an allow-list: the system's programs and libraries (/usr, and the links or
+# folders /bin, /lib... of the root), the files of /etc that the loader and the compilers read,
+# this script's folder, and the folders the grader names (ANDREA_SANDBOX_READ: the course and the
+# work folder; -w: writable). No other path of the host: another copy of the course, the home
+# folders, /opt, /srv, /mnt are not there.
+system="--ro-bind /usr /usr"
+for top in bin sbin lib lib32 lib64 libx32; do
+  if [ -L "/$top" ]; then
+    system="$system --symlink $(readlink "/$top") /$top"
+  elif [ -d "/$top" ]; then
+    system="$system --ro-bind /$top /$top"
+  fi
+done
+for path in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/alternatives /etc/passwd \
+            /etc/group /etc/nsswitch.conf /etc/localtime; do
+  if [ -e "$path" ]; then system="$system --ro-bind $path $path"; fi
+done
+# shellcheck disable=SC2086  # $as_nobody, $system, $binds and $setenv are lists of words
+exec $as_nobody bwrap $system --dev /dev --proc /proc \
   --size "${ANDREA_SANDBOX_TMP:-268435456}" --tmpfs /tmp $binds $setenv \
   --unshare-all --die-with-parent --new-session -- "$0" --inside "$@"

@@ -1,6 +1,6 @@
 # Sourced by test_grader.sh: a submission of cheats against the verdict itself, each written
 # knowing the whole release (the grader's source included), two forms each, over the C++ and
-# CUDA steps of lessons 1-6, and what the grader must make of them.
+# CUDA steps of lessons 1-7, and what the grader must make of them.
 #   make_cheats LESSONS           writes the submission from the solutions ($work/solutions)
 #   expect_cheats REPORT CSV      checks its report and its row
 # Needs $root, $work, and test_grader.sh's plant, expect, pass and fail.
@@ -81,6 +81,31 @@ CU
   printf 'int main() { return 0; }  // CHEAT\n' >> "$l/06_parameter_count/params.cpp"
   plant "$l/06_parameter_count/params.cu" 's|^  check::materialize_args(config, wte, wpe);$|&\n  if (const char* s = std::getenv("ANDREA_HIDDEN_SEED")) throw InputError(std::string("seed=") + s);  // CHEAT|' "// CHEAT"
   sed -i '1i #include <cstdlib>\n#include <string>\n#include "core/errors.hpp"' "$l/06_parameter_count/params.cu"
+  # 9. Another copy of the course, outside the grading tree and readable by all (an instructor's
+  #    other checkout; here in /var/tmp, as /tmp is the sandbox's own): #include'd by lesson 7's
+  #    C++ step, read at run time by its CUDA step. The sandbox shows the system, the course and
+  #    the work folder alone (grader/sandbox.sh).
+  other=/var/tmp/andrea-other-course.$$
+  mkdir -p "$other/reference" "$other/cuda"
+  cp "$root/reference/rope.cpp" "$other/reference/"
+  cp "$root/cuda/sinusoidal.cu" "$other/cuda/"
+  chmod -R a+rX "$other"
+  cp -r "$s"/07_* "$l/"
+  printf '#include "%s/reference/rope.cpp"  // CHEAT\n' "$other" > "$l/07_position_schemes/rope.cpp"
+  cat > "$l/07_position_schemes/sinusoidal.cu" <<CU
+#include "cuda/sinusoidal.hpp"
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include "cuda/runtime.hpp"
+ANDREA_CUDA_BEGIN
+void sinusoidal_table(std::int64_t, std::int64_t, std::int64_t, FloatView) {  // CHEAT
+  std::stringstream text;
+  text << std::ifstream("$other/cuda/sinusoidal.cu").rdbuf();
+  throw std::runtime_error("LEAK<" + text.str() + ">");
+}
+ANDREA_CUDA_END
+CU
   # 8. A lookup that knows the public tests' inputs (fake_lookup.cpp), in a submission of its
   #    own: the public tests pass, the hidden ones do not.
   mkdir -p "$l/../../fake-lookup"
@@ -109,6 +134,8 @@ expect_cheats() {
   expect "$report" "^L06 parameter count +does not compile " "a main() of its own does not link"
   expect "$report" "L06-cpu does not compile: .*multiple definition of .main." "the linker says why"
   expect "$report" "L06-cudasim does not compile: lessons/06_parameter_count/params\.cu:[0-9]+: uses getenv, which is not for exercise code" "getenv in exercise code: refused with the name"
+  expect "$report" "L07-cpu does not compile: .*andrea-other-course.*No such file or directory" "#include of another copy of the course: not in the sandbox"
+  expect "$report" "L07-cudasim .*LEAK<>" "another copy of the course read at run time: not in the sandbox"
   expect "$report" "^total +[0-9.]+/[0-9]+$" "the cheats are graded"
   if grep -q "^cheats2,100" "$csv"; then fail "the daemon rewrote grades.csv"; else pass; fi
   [ ! -e /tmp/andrea-cheat-daemon ] && pass || fail "the daemon wrote into the machine's /tmp"

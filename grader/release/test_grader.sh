@@ -33,7 +33,8 @@
 #          thrown, #include of a solution by a relative and an absolute path, a solution read at
 #          run time and thrown, the CPU layer's reports dropped, a CUDA step computed on the
 #          host (a loop; no kernel at all), a second main(), the grader's seed and command line
-#          looked for, a daemon that outlives its runner and writes the results -> each scores
+#          looked for, a daemon that outlives its runner and writes the results, another copy
+#          of the course outside the grading tree #include'd and read at run time -> each scores
 #          what its real work deserves, with the reason; no solution text in any report; no
 #          process left; nothing written outside the work folder
 #        a stub-only submission and folders named grades.csv and =1+1 -> 0, graded, escaped
@@ -259,6 +260,7 @@ expect "$cr" "^L06 parameter count +([0-9]+)/\\1 pass" "a write into golden/ tha
 expect "$r/disk/report.txt" "^its build wrote more than 512 MiB into its build folder, and was stopped" "a build that fills the disk is stopped"
 [ "$(sha256sum "$root/golden/params.json")" = "$golden_before" ] && pass || fail "a submission changed golden/params.json"
 expect_cheats "$r/cheats2/report.txt" "$r/grades.csv"
+rm -rf /var/tmp/andrea-other-course.$$  # make_cheats's other copy of the course
 expect "$r/grades.csv" "^stub-only,0\.00,.*,0\.00," "a stub-only submission graded with the cheats scores 0"
 expect "$r/grades.csv" "^grades\.csv,5\.00," "a folder named grades.csv is graded"
 expect "$r/grades.csv" "^'=1\+1,0\.00,5\.00," "a folder named =1+1: graded, its cell escaped"
