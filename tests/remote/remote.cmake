@@ -80,6 +80,8 @@ function(_andrea_remote_client program runner)
   andrea_test_main(${backend} DEFINES ANDREA_BACKEND_REMOTE ${ARG_DEFINES} LIBRARIES ${client})
   target_sources(${program} PRIVATE $<TARGET_OBJECTS:andrea_test_main_${backend}>)
   target_link_libraries(${program} PRIVATE ${client})
+  # (for the program's own sources: a hidden test's file, the runner's path below; a graded
+  # program's body and binding get theirs from _andrea_test_body)
   target_compile_definitions(${program} PRIVATE ANDREA_BACKEND_REMOTE ${ARG_DEFINES})
   # The runners' kernels carry the tools: a call comes back profiled.
   if(backend STREQUAL "cudasim" AND CUDASIM_INSTRUMENTED)

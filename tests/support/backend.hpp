@@ -3,7 +3,9 @@
 // (andrea::reference, plain C++), cudasim (andrea::cuda, the kernels on the CPU execution layer)
 // and gpu (the same kernels built by nvcc). `backend::lookup` etc. are slots (slots.hpp) that
 // the program's binding (binding.hpp, a few lines CMake writes per program) fills with its
-// backend's functions, and this_backend() says which one it is.
+// backend's functions, and this_backend() says which one it is. A slot has the signature of its
+// function: read it in reference/<piece>.hpp (cuda/<piece>.hpp for a function of the CUDA step
+// alone).
 //
 // In a grade build the binding's functions are the remote backend's (tests/remote/pieces.hpp),
 // which send each call to the student's piece runner. The instructor's hidden tests

@@ -8,6 +8,7 @@
 //   ANDREA_PIECE(lookup)
 //   }
 //
+// It defines the slots (and lesson 9's your_runner): include it from that generated file alone.
 // It is compiled with the backend's definitions (ANDREA_BACKEND_CUDA, and ANDREA_BACKEND_REMOTE
 // in a grade build) and against its kernels (the layer's or nvcc's andrea::cuda), so one test
 // body serves every backend.

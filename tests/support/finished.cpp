@@ -1,5 +1,6 @@
 // The supervising parent of every test program: see finished.hpp.
 #include "finished.hpp"
+#include "only_on.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -89,8 +90,15 @@ namespace andrea::testing {
 int finished(int result) {
   if (result == 0 && !::testing::GTEST_FLAG(list_tests) &&
       ::testing::UnitTest::GetInstance()->test_to_run_count() == 0) {
-    say("no test ran: the --gtest_filter '" + ::testing::GTEST_FLAG(filter) +
-        "' matches no test of this program");
+    const std::string filter = ::testing::GTEST_FLAG(filter);
+    std::string why = "no test ran: the --gtest_filter '" + filter +
+                      "' matches no test of this program";
+    if (const std::string left_out = left_out_on(this_backend());
+        !left_out.empty() && filter.ends_with(left_out)) {
+      why += " (it ends with " + left_out + ": the tests of another backend's step, which this "
+             "program leaves out)";
+    }
+    say(why);
     result = 1;
   }
   if (finished_fd >= 0) {

@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -27,6 +29,21 @@ const char* name_of(Backend backend) {
 }  // namespace
 
 bool only_on(const char* pattern, const char* backends) {
+  // A typo would leave the tests out of every backend, silently: refused at start-up.
+  std::istringstream names(backends);
+  int count = 0;
+  for (std::string name; names >> name; ++count) {
+    if (name != "cpu" && name != "cudasim" && name != "gpu") {
+      std::fprintf(stderr, "ANDREA_ONLY_ON(\"%s\", \"%s\"): \"%s\" is no backend; expected cpu, "
+                   "cudasim or gpu, separated by spaces\n", pattern, backends, name.c_str());
+      std::abort();
+    }
+  }
+  if (count == 0 || std::string(pattern).find('-') != std::string::npos) {
+    std::fprintf(stderr, "ANDREA_ONLY_ON(\"%s\", \"%s\"): expected a pattern of gtest names "
+                 "without '-' and at least one backend\n", pattern, backends);
+    std::abort();
+  }
   registered().emplace_back(pattern, backends);
   return true;
 }

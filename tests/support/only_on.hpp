@@ -20,8 +20,9 @@ inline bool on_cuda() { return this_backend() != Backend::cpu; }
 
 /// Registers a gtest filter pattern ("SgdStepRows.*", "Training.LossFalls*") whose tests run on
 /// the named backends only ("cpu", "cudasim gpu"); the entry point leaves them out of every
-/// other backend's list, so they are neither listed nor run there. Returns true (for
-/// ANDREA_ONLY_ON, which registers at static initialisation).
+/// other backend's list, so they are neither listed nor run there. A name that is no backend, or
+/// a pattern with '-', aborts the program with the reason. Returns true (for ANDREA_ONLY_ON,
+/// which registers at static initialisation).
 bool only_on(const char* pattern, const char* backends);
 
 /// The patterns that do not run on `backend`, joined by ':' (empty when none).
@@ -32,6 +33,6 @@ std::string left_out_on(Backend backend);
 #define ANDREA_ONLY_ON_CAT2(a, b) a##b
 #define ANDREA_ONLY_ON_CAT(a, b) ANDREA_ONLY_ON_CAT2(a, b)
 /// ANDREA_ONLY_ON("BackwardAtomic.*", "cudasim gpu"): these tests run on those backends only.
-#define ANDREA_ONLY_ON(pattern, backends)                                      \
-  [[maybe_unused]] static const bool ANDREA_ONLY_ON_CAT(andrea_only_on_, __LINE__) = \
+#define ANDREA_ONLY_ON(pattern, backends)                                         \
+  [[maybe_unused]] static const bool ANDREA_ONLY_ON_CAT(andrea_only_on_, __COUNTER__) = \
       ::andrea::testing::only_on(pattern, backends)
