@@ -1,18 +1,22 @@
 // The course's solutions, for the hidden tests to compare with: andrea::solution::X is
-// reference/X.cpp compiled a second time under a namespace of its own (as_solution.hpp), in
-// the same program as the student's andrea::reference::X or andrea::cuda::X. Each is
+// reference/X.cpp compiled a second time under a namespace of its own (as_solution.hpp), run in
+// the test program while the student's X runs in the piece runner. Each is
 // declared with the type of the reference header's own declaration, so the two cannot drift.
 #pragma once
 
-// Every piece's reference header (solution_headers.inc), then its functions with a C++ step
-// (solution_functions.inc): both made by tests/hidden/CMakeLists.txt from lessons/lessons.json.
-#include "solution_headers.inc"
-
-#define ANDREA_SOLUTION(name) decltype(::andrea::reference::name) name;
+// Every piece's headers, then its functions with a C++ step: andrea_pieces/headers.inc and
+// functions.inc, made by tests/CMakeLists.txt from lessons/lessons.json.
+#include "andrea_pieces/headers.inc"
 
 namespace andrea::solution {
 
-#include "solution_functions.inc"
+#define ANDREA_PIECE(name) decltype(::andrea::reference::name) name;
+#define ANDREA_PIECE_CPU_ONLY(name) ANDREA_PIECE(name)
+#define ANDREA_PIECE_CUDA_ONLY(name)  // no C++ step: no solution here
+#include "andrea_pieces/functions.inc"
+#undef ANDREA_PIECE
+#undef ANDREA_PIECE_CPU_ONLY
+#undef ANDREA_PIECE_CUDA_ONLY
 
 /// Lesson 9's whole step, reference::sgns_step, with scratch buffers of its own (its
 /// TrainingScratch is the solution's type, which the tests do not name): solution_step.cpp.
@@ -20,5 +24,3 @@ double sgns_step_once(FloatView wte, FloatView wout, TokenIds centres, TokenIdBa
                       float lr);
 
 }  // namespace andrea::solution
-
-#undef ANDREA_SOLUTION
