@@ -43,7 +43,7 @@ unsigned worker_threads();
 /// What this process's launches did since the last call, which starts a new count: the
 /// kernels launched (every <<<...>>>, whatever became of it) and the error text of each launch
 /// that failed (a memcheck or racecheck report, a trap, a bad configuration). For a program that
-/// reports on the calls it serves, such as the course's piece runner (tests/remote/runner.cpp):
+/// reports on the calls it serves, such as the course's piece runner (grader/remote/runner.cpp):
 /// the caller of a launch may have caught and dropped its error, the tally keeps it.
 struct LaunchTally {
   std::uint64_t launches = 0;
@@ -54,7 +54,7 @@ LaunchTally take_launch_tally();
 /// While on, a launch is counted and its configuration checked, but no block runs; and every
 /// device allocation live when it was turned on reads as 0xff bytes (NaN floats) until it is
 /// turned off, when what each held comes back. For a program that grades CUDA code (the
-/// course's piece runner, tests/remote/runner.cpp): a call run again this way whose answer is
+/// course's piece runner, grader/remote/runner.cpp): a call run again this way whose answer is
 /// the same as with its kernels was computed on the host. A buffer kept from an earlier call
 /// cannot stand in for the kernels' work.
 void set_launches_skipped(bool skipped);

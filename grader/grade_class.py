@@ -4,7 +4,7 @@
 SUBMISSIONS holds one folder (or git repository) per student with their exercise files
 (grader/submissions.py says where they may lie). The course's tree is configured and built once,
 with the exercise stubs, into a work folder: its test programs link no student code
-(tests/remote/README.md). Each submission then gets a fresh copy of that build and of the lessons
+(grader/remote/README.md). Each submission then gets a fresh copy of that build and of the lessons
 folder with only its exercise files copied in; its runners are compiled in the sandbox
 (grader/sandbox.sh: no network, the solutions and what else holds an answer hidden, only its
 build folder writable), and the base build's test programs run against them, each runner started
@@ -162,7 +162,7 @@ def fresh_tree(work: pathlib.Path, files: dict, slot: pathlib.Path = None) -> No
     # neither (the test programs run are the base's), and its compiler must not read them.
     # (Not the sources configure wrote next to them, test_*_runner.cpp: without them, the build
     # would configure again.)
-    hidden = slot / "build" / "tests" / "hidden"
+    hidden = slot / "build" / "grader" / "hidden"
     for path in hidden.glob("*"):  # (ctest's lists of them name the seed, hidden_seed.txt holds it)
         if path.is_file() and (path.suffix in (".a", ".txt") or path.name.endswith("_tests.cmake")
                                or (path.name.startswith("test_") and not path.suffix)):
@@ -189,8 +189,8 @@ def hidden_paths(work: pathlib.Path, args, slot: pathlib.Path = None) -> str:
     """What no student process may see (sandbox.sh's ANDREA_SANDBOX_HIDE): the course's solutions,
     its hidden tests, its own builds and history, the class's base build and cached results, the
     other submissions and the results."""
-    # (tests/hidden's CMakeLists.txt stays: the build would see it change, and configure again)
-    paths = [*(p for p in (ROOT / "tests" / "hidden").glob("*") if p.name != "CMakeLists.txt"),
+    # (grader/hidden's CMakeLists.txt stays: the build would see it change, and configure again)
+    paths = [*(p for p in (ROOT / "grader" / "hidden").glob("*") if p.name != "CMakeLists.txt"),
              ROOT / "grader" / "release", ROOT / ".git",
              *ROOT.glob("build*"), work / "base", work / "stubs-results.json", work / grading.CACHE,
              *(w for w in work.glob("worker-*") if w != slot),  # the other submissions' builds
@@ -386,8 +386,8 @@ def refused(args, out: pathlib.Path, folder: pathlib.Path) -> str:
         return problem
     if not folder.is_dir():
         return f"{folder} is not a folder of submissions"
-    if args.hidden_seed is not None and not (ROOT / "tests" / "hidden").is_dir():
-        return (f"--hidden-seed: {ROOT} has no tests/hidden (a student release leaves them out): "
+    if args.hidden_seed is not None and not (ROOT / "grader" / "hidden").is_dir():
+        return (f"--hidden-seed: {ROOT} has no grader/hidden (a student release leaves them out): "
                 "grade with the course's own repository")
     return ""
 

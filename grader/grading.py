@@ -20,7 +20,7 @@ or the goldens changed since the last grading of that build: after an edit of
 lessons/01_lookup/lookup.cpp, the CUDA step's runner is the same and its results are taken from
 build-grade/grade-results.json (--rerun runs every selected test again).
 
-What runs where (tests/remote/README.md): each lesson and backend has a runner, built from the
+What runs where (grader/remote/README.md): each lesson and backend has a runner, built from the
 student's files alone, and test programs built from the course's files alone, which send each
 call of a piece to the runner and judge its answer. The engine builds the runners (a lesson that
 does not compile scores 0 for that backend of that lesson only, its first compiler error shown
@@ -62,7 +62,7 @@ MEMORY_ERROR = re.compile(r"kernel '[^']*'[^\n]*invalid (?:read|write)[^\n\"]*")
 ENDED_EARLY = re.compile(r"\[andrea\] (the test program (?:ended|was killed|wrote|tried)[^\n]*)")
 # The CPU layer's racecheck report (cudasim/tools/race.cpp): the hazard and its two threads.
 RACE = re.compile(r"kernel '[^']*' block [^\n]*race \((?:RAW|WAR|WAW)\)[^\n]*(?:\n  thread [^\n]*){0,2}")
-# A CUDA step whose work was not done by a kernel (tests/remote/client.cpp): no launch, or an
+# A CUDA step whose work was not done by a kernel (grader/remote/client.cpp): no launch, or an
 # answer the same with its launches skipped.
 ON_HOST = re.compile(r"the CUDA step computed \w+\(\) on the host")
 GTEST_FAILURE = re.compile(r"(?:^|: )Failure$")  # "file:line: Failure" (googletest), "Failure" (the scripts)
@@ -156,7 +156,7 @@ def first_error(output: str, lessons_dir: pathlib.Path) -> str:
 
 @functools.cache
 def plan(build_dir: pathlib.Path, trusted: pathlib.Path = None) -> list:
-    """What the build grades, read once from grade_plan.jsonl (tests/remote/remote.cmake): one
+    """What the build grades, read once from grade_plan.jsonl (grader/remote/remote.cmake): one
     entry per test program, {lesson, backend, target, program, runner_target, runner, hidden,
     orders, slow}. Read from the trusted build (in a class, the base build: the submission's copy
     is written by its compiler), whose test programs are run; the runners are build_dir's."""

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs a command of a submission's grading in a sandbox: the compiler building the student's
-# runners, and each runner (tests/remote/): every process that runs or builds student code.
+# runners, and each runner (grader/remote/): every process that runs or builds student code.
 #   grader/sandbox.sh [-w WRITABLE_DIR]... [-n] [--] COMMAND [ARG]...
 # The sandbox is bubblewrap (Debian's bubblewrap): no network, its own process tree (every
 # process ends with the command), of the file system only what it needs, read-only (the system's
@@ -57,7 +57,7 @@ done
 if [ -n "$limits_only" ] || [ "${ANDREA_SANDBOX:-on}" = off ]; then
   exec "$0" --inside "$@"
 fi
-# What the command may know of the environment (the same list as tests/remote/client.cpp's).
+# What the command may know of the environment (the same list as grader/remote/client.cpp's).
 kept="PATH=${PATH:-/usr/bin:/bin} TMPDIR=/tmp HOME=/tmp"
 for name in $(env | sed -n 's/^\(LANG\|LC_ALL\|CUDASIM_[A-Z_]*\|[AUL]SAN_OPTIONS\|ANDREA_SANDBOX_MEMORY\|ANDREA_SANDBOX_PROCESSES\|ANDREA_SANDBOX_FILE\)=.*/\1/p'); do
   kept="$kept $name=$(printenv "$name")"

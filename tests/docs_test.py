@@ -30,7 +30,7 @@
    `## What to do` (`## Ce qu'il faut faire`), at most 10 lines, naming the lesson's exercise
    files and `python3 lessons/grade.py -L LNN`.
 8. The student release: no lesson README (English or French) names what the release leaves
-   out: grader/release/, tests/hidden/, .ci/, bench/ and its targets, the old paths of the
+   out: grader/release/, grader/hidden/, .ci/, bench/ and its targets, the old paths of the
    CPU layer, or a solution file (reference/<piece>.cpp, cuda/<piece>.cu).
 Exits 1 listing every mismatch, with the file and what was expected.
 """
@@ -307,7 +307,7 @@ BUILT = re.compile(r"^build[\w-]*/")  # build outputs: made by a build, not in t
 OPTIONS = {"lessons/grade.py": None, "grader/grade_class.py": None}  # script -> its --help
 # A student release (grader/release/release.py) holds no solutions and leaves these out.
 RELEASE = not (ROOT / "reference" / "lookup.cpp").exists()
-RELEASE_LEAVES_OUT = ("grader/release/", "tests/hidden/", ".ci/", "bench/")
+RELEASE_LEAVES_OUT = ("grader/release/", "grader/hidden/", ".ci/", "bench/")
 
 
 def options_of(script: str) -> str:
@@ -368,7 +368,7 @@ def check_what_to_do() -> None:
 
 
 # --- 8. what the student release leaves out --------------------------------------------
-LEFT_OUT = ["grader/release", "tests/hidden", ".ci/", "bench/", "profile_lessons", "make_exercises",
+LEFT_OUT = ["grader/release", "grader/hidden", ".ci/", "bench/", "profile_lessons", "make_exercises",
             "cuda/sim", "tests/sim", "grade.py --class"]
 def check_release_names() -> None:
     manifest = json.loads((LESSONS / "lessons.json").read_text())["lessons"]

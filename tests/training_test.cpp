@@ -28,7 +28,7 @@ namespace andrea::testing {
 // Set by the program's binding (tests/support/binding.hpp): training::host_runner on the C++
 // backend (reference::sgns_step: yours), the tables in device memory on the CUDA ones, each
 // step your kernels (as `train --backend cudasim`); in a grade build, the tables the runner
-// holds (tests/remote/tables.hpp).
+// holds (grader/remote/tables.hpp).
 extern const training::RunnerFactory your_runner;
 }  // namespace andrea::testing
 

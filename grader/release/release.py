@@ -21,7 +21,7 @@ import zipfile
 # instructor's), the tools that make and check the release from the solutions (this folder: the
 # stub maker, the planted bugs, the grader's self-test), CI, and the benchmarks (their fast
 # variants are solutions too).
-LEFT_OUT = ("tests/hidden/", "grader/release/", ".ci/", "bench/")
+LEFT_OUT = ("grader/hidden/", "grader/release/", ".ci/", "bench/")
 BEGIN = re.compile(r"^\s*// BEGIN SOLUTION")
 END = re.compile(r"^\s*// END SOLUTION")
 TRIVIAL = re.compile(r"^[\s{}();,\[\]]*$|^(return|break|continue|else|#)\b")
@@ -291,7 +291,7 @@ def main() -> int:
 def check(root: pathlib.Path, release: pathlib.Path) -> int:
     problems = leaks(release, secret_lines(root, solutions_of(root)))
     problems += [f"{name}: a solution file" for name in solutions_of(root) if (release / name).exists()]
-    problems += [f"{release / 'tests' / 'hidden'}: the hidden tests"] if (release / "tests" / "hidden").exists() else []
+    problems += [f"{release / 'grader' / 'hidden'}: the hidden tests"] if (release / "grader" / "hidden").exists() else []
     history = subprocess.run(["git", "-C", str(release), "rev-list", "--count", "HEAD"],
                              stdout=subprocess.PIPE, text=True, check=False).stdout.strip()
     if history != "1":

@@ -93,7 +93,7 @@ ANDREA_AUTOGRADER_SANDBOX=user grade cheat
 if grep -rqE "ANDREA_HIDDEN_SEED(:[A-Z]+)?=7" "$ag/work/build"; then
   fail "the submission's build names the hidden seed: $(grep -rlE "ANDREA_HIDDEN_SEED(:[A-Z]+)?=7" "$ag/work/build" | head -3)"
 else pass; fi
-if compgen -G "$ag/work/build/tests/hidden/CMakeFiles/*.dir" > /dev/null; then
+if compgen -G "$ag/work/build/grader/hidden/CMakeFiles/*.dir" > /dev/null; then
   fail "the submission's build holds the hidden tests' objects"
 else pass; fi
 check cheat '

@@ -3,7 +3,7 @@
 # grader builds the student release once, with its stubs, and each submission then recompiles
 # only the exercise files it holds.
 #   1. the student release (make_exercises.py --release): no line of a solution in it, no
-#      tests/hidden, one commit; a solution line planted in a copy is found
+#      grader/hidden, one commit; a solution line planted in a copy is found
 #   2. one class, graded on the release (grader/grade_class.py), its submissions made here from the
 #      solutions:
 #        the release's stubs -> 0 (the class grader refuses to go on otherwise)
@@ -72,7 +72,7 @@ echo "== 1. the student release"
 release=$work/release
 rm -rf "$release" "$work/leaky"
 python3 "$root/grader/release/make_exercises.py" --release "$release" | tail -1
-[ ! -e "$release/tests/hidden" ] && [ ! -e "$release/reference/lookup.cpp" ] && pass ||
+[ ! -e "$release/grader/hidden" ] && [ ! -e "$release/reference/lookup.cpp" ] && pass ||
   fail "the release holds the hidden tests or a solution file"
 cp -r "$release" "$work/leaky"
 grep -m1 "static_cast<double>(x) \* x" "$root/reference/norm.cpp" >> "$work/leaky/apps/ids_input.cpp"
@@ -350,7 +350,7 @@ cp "$work/params.cpp.kept" "$p"
 unset ANDREA_SANDBOX
 
 echo "== 4. the release works as its READMEs say (the commands that take seconds, not minutes)"
-for folder in grader/release tests/hidden .ci bench; do
+for folder in grader/release grader/hidden .ci bench; do
   [ ! -e "$release/$folder" ] && pass || fail "the release holds $folder, which it leaves out"
 done
 (cd "$release" && bash install-deps.sh) > "$work/deps.txt" 2>&1

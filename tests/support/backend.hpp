@@ -7,18 +7,18 @@
 // function: read it in reference/<piece>.hpp (cuda/<piece>.hpp for a function of the CUDA step
 // alone).
 //
-// In a grade build the binding's functions are the remote backend's (tests/remote/pieces.hpp),
+// In a grade build the binding's functions are the remote backend's (grader/remote/pieces.hpp),
 // which send each call to the student's piece runner. The instructor's hidden tests
-// (tests/hidden), compiled once per backend, call the remote backend directly.
+// (grader/hidden), compiled once per backend, call the remote backend directly.
 #pragma once
 
 #include "tests/support/only_on.hpp"
 
 #if defined(ANDREA_HIDDEN_TESTS) && defined(ANDREA_BACKEND_CUDA)
-#include "tests/remote/pieces.hpp"  // each call goes to the student's runner
+#include "grader/remote/pieces.hpp"  // each call goes to the student's runner
 namespace backend = ::andrea::remote::cuda;
 #elif defined(ANDREA_HIDDEN_TESTS)
-#include "tests/remote/pieces.hpp"
+#include "grader/remote/pieces.hpp"
 namespace backend = ::andrea::remote::cpu;
 #else
 #include "tests/support/slots.hpp"  // filled by the program's binding

@@ -17,10 +17,10 @@
 #include "tests/support/slots.hpp"
 
 // ANDREA_TARGET(name): this backend's function. In a grade build, the remote backend's object
-// (tests/remote/pieces.hpp), which sends the call to the student's runner, behind a plain
+// (grader/remote/pieces.hpp), which sends the call to the student's runner, behind a plain
 // function (Forward) as a slot holds one.
 #if defined(ANDREA_BACKEND_REMOTE)
-#include "tests/remote/pieces.hpp"
+#include "grader/remote/pieces.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #define ANDREA_REMOTE_BACKEND ::andrea::remote::cuda
 #else

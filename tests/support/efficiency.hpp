@@ -20,7 +20,7 @@
 #include "tests/support/cost_verdict.hpp"
 #include "tests/support/only_on.hpp"
 #if defined(ANDREA_BACKEND_REMOTE)
-#include "tests/remote/client.hpp"
+#include "grader/remote/client.hpp"
 #endif
 
 // Where kernels run on the CPU layer, which counts them: the cudasim backend, in a test program
@@ -30,7 +30,7 @@ ANDREA_ONLY_ON("Efficiency.*", "cudasim");
 namespace andrea::testing {
 
 /// The launches `call` made, as the profile tool counted them: in this process, or in the piece
-/// runner of a grade build (which sends them back, tests/remote/client.hpp). nullopt when the
+/// runner of a grade build (which sends them back, grader/remote/client.hpp). nullopt when the
 /// kernels carry no instrumentation (a _plain program, the sanitize preset): nothing counted.
 inline std::optional<std::vector<cudasim::LaunchProfile>> profile_of(
     const std::function<void()>& call) {

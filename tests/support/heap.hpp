@@ -1,5 +1,5 @@
 // Large buffers kept by malloc once freed. A grade build's call sends its arguments to the
-// runner and back through pipes (tests/remote/): at ANDREA-120M's shapes a call copies a 26 MB
+// runner and back through pipes (grader/remote/): at ANDREA-120M's shapes a call copies a 26 MB
 // table into a fresh buffer on each side. glibc hands a buffer that large back to the kernel when
 // it is freed (mmap, munmap), so the next call pays one page fault per 4 KiB again: on the
 // course's 2-core VMs, half of lesson 1's slowest test. Called first by the test programs'

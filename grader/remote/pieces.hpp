@@ -8,8 +8,8 @@
 #pragma once
 
 #include "andrea_pieces/headers.inc"  // reference/<piece>.hpp and cuda/<piece>.hpp of each piece
-#include "tests/remote/client.hpp"
-#include "tests/remote/tables.hpp"
+#include "grader/remote/client.hpp"
+#include "grader/remote/tables.hpp"
 
 namespace andrea::remote {
 

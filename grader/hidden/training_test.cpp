@@ -5,8 +5,8 @@
 // compared with the course's solution within the public tests' tolerance.
 #include <cmath>
 
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 
 #if defined(ANDREA_BACKEND_CUDA)

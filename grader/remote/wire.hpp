@@ -1,4 +1,4 @@
-// The bytes between a trusted test program and the piece runner (tests/remote/README.md): a
+// The bytes between a trusted test program and the piece runner (grader/remote/README.md): a
 // call goes out as its piece's name and its arguments; the answer comes back as what the
 // piece returned or threw, what it wrote into its output arguments, and what its kernels did.
 //

@@ -1,8 +1,8 @@
 // Lesson 5 — combine, x[t] = wte[ids[t]] + wpe[t], hidden tests: tables, ids and batches drawn
 // from the instructor's seed, compared bit for bit with the course's solution (each element is
 // one float32 addition).
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/combine.hpp"

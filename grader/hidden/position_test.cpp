@@ -1,7 +1,7 @@
 // Lesson 4 — position table, hidden tests: tables drawn from the instructor's seed, lengths n
 // up to the context length T, compared bit for bit with the course's solution.
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/position.hpp"

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "tests/remote/wire.hpp"
+#include "grader/remote/wire.hpp"
 
 namespace andrea::remote {
 

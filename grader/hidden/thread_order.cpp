@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cudasim/launch.hpp"
-#include "tests/hidden/hidden.hpp"
+#include "grader/hidden/hidden.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // from the instructor's seed, against the course's solution: the same report, and every
 // element within one float32 ulp (a GPU's double log and cos may differ in the last bit, as
 // in tests/params_test.cpp).
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/params.hpp"

@@ -1,4 +1,4 @@
-// Read first by every file of the solution libraries (g++ -include, tests/hidden/CMakeLists.txt):
+// Read first by every file of the solution libraries (g++ -include, grader/hidden/CMakeLists.txt):
 // the course's solution, reference/<piece>.cpp, is compiled a second time with its namespace
 // andrea::reference renamed andrea::solution, so that one hidden test program links both the
 // student's andrea::reference (or andrea::cuda) and the solution it is compared with. The

@@ -15,8 +15,8 @@
 #include <typeinfo>
 
 #include "core/errors.hpp"
-#include "tests/remote/args.hpp"
-#include "tests/remote/wire.hpp"
+#include "grader/remote/args.hpp"
+#include "grader/remote/wire.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/runtime.hpp"  // andrea::CudaError
 #endif

@@ -19,7 +19,7 @@
 
 #include "andrea_pieces/headers.inc"  // the pieces' headers (lessons/lessons.json)
 #include "core/errors.hpp"
-#include "tests/remote/serve.hpp"
+#include "grader/remote/serve.hpp"
 #include "tests/support/heap.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/device_tables.hpp"

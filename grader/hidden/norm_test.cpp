@@ -3,8 +3,8 @@
 // course's solution within the public tests' tolerance (relative 2e-6).
 #include <cmath>
 
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/norm.hpp"

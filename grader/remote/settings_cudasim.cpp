@@ -1,7 +1,7 @@
 // The settings a runner on the CPU execution layer applies before each call: this test
 // program's thread order and worker threads, as its tests set them (cudasim/launch.hpp).
 #include "cudasim/launch.hpp"
-#include "tests/remote/client.hpp"
+#include "grader/remote/client.hpp"
 
 namespace andrea::remote {
 

@@ -1,4 +1,4 @@
-#include "tests/hidden/hidden.hpp"
+#include "grader/hidden/hidden.hpp"
 
 #include <fmt/format.h>
 

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/bpe.hpp"

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "core/tensor.hpp"
-#include "tests/remote/client.hpp"
+#include "grader/remote/client.hpp"
 
 namespace andrea::remote {
 

@@ -58,7 +58,7 @@ C_WRAPPER = re.compile(r"__(\w+)_chk|__isoc\d\d_(\w+)")  # _FORTIFY_SOURCE's, C9
 
 ALLOWED_TEXT = ("an exercise may use the CUDA runtime API, the course's headers, the C++ standard "
                 "library and the C library's memory, string, printing and math functions "
-                "(tests/remote/allowed_symbols.py)")
+                "(grader/remote/allowed_symbols.py)")
 
 
 def source_names(text: str) -> list:

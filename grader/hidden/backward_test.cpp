@@ -5,8 +5,8 @@
 // additions in another order; zero_rows too, and in C++ the sparse SGD step.
 #include <cmath>
 
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/backward.hpp"

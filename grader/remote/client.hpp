@@ -1,6 +1,6 @@
 // The trusted side of a remote call: the test program (which links no student code) sends
 // each call of a piece to the piece runner, a program of its own built from the student's files
-// (tests/remote/runner.cpp), and turns the answer back into what the piece would have done in
+// (grader/remote/runner.cpp), and turns the answer back into what the piece would have done in
 // place: the value it returned, the exception it threw, what it wrote into its outputs.
 //
 // The runner is started at the first call, from the program named by the environment variable
@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "tests/remote/args.hpp"
-#include "tests/remote/wire.hpp"
+#include "grader/remote/args.hpp"
+#include "grader/remote/wire.hpp"
 
 namespace andrea::remote {
 
@@ -51,7 +51,7 @@ enum class Kernels { not_required, required, do_the_work };
 
 /// The CPU layer's thread order and worker threads of this program, which the runner sets
 /// before each call (cudasim::set_thread_order, set_worker_threads in the tests). Defined by
-/// the program's backend: tests/remote/settings_*.cpp.
+/// the program's backend: grader/remote/settings_*.cpp.
 CallSettings settings();
 
 /// The counts of the CPU layer's profile tool for the calls made while profile_calls(true):

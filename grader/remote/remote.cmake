@@ -1,4 +1,4 @@
-# The remote backend of a grade build (tests/remote/README.md), included by tests/CMakeLists.txt.
+# The remote backend of a grade build (grader/remote/README.md), included by tests/CMakeLists.txt.
 # Variables of the caller read here: backend, library, ARG_ORDERS, ARG_DEFINES, ANDREA_<lesson>_*.
 
 # The pieces' headers and functions for both sides (pieces.hpp, runner.cpp) are
@@ -28,7 +28,7 @@ function(andrea_remote_runner runner kernel_library)
   if(ARG_DEFINES)  # a CUDA backend
     set(skip cpu)
   endif()
-  set(serves "// Made by tests/remote/remote.cmake from lessons/lessons.json.\n")
+  set(serves "// Made by grader/remote/remote.cmake from lessons/lessons.json.\n")
   foreach(piece IN LISTS pieces)
     foreach(function IN LISTS ANDREA_PIECE_${piece}_FUNCTIONS)
       if(function MATCHES "^(cpu|cuda):(.+)$")

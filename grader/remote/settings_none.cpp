@@ -1,5 +1,5 @@
 // The settings of a runner without the CPU execution layer (C++ pieces, a GPU): none to apply.
-#include "tests/remote/client.hpp"
+#include "grader/remote/client.hpp"
 
 namespace andrea::remote {
 

@@ -1,6 +1,6 @@
 // The trusted side's runner process: started on the first call, spoken to through two pipes
 // (its fds 3 and 4), its output kept apart, replaced after it fails a call. client.hpp says why.
-#include "tests/remote/client.hpp"
+#include "grader/remote/client.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,7 +19,7 @@
 
 extern char** environ;
 // This program's runner in the build that made it: a file of one line per program
-// (tests/remote/remote.cmake).
+// (grader/remote/remote.cmake).
 extern const char* const andrea_remote_default_runner;
 
 namespace andrea::remote {

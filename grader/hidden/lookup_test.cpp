@@ -1,8 +1,8 @@
 // Lesson 1 — lookup, hidden tests: tables and ids drawn from the instructor's seed at
 // ANDREA-120M's shapes and at awkward ones, each output compared bit for bit with the course's
 // solution run on the same input.
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/lookup.hpp"

@@ -1,7 +1,7 @@
 // Lesson 9's whole step for the hidden tests, compiled like the solution (as_solution.hpp):
 // TrainingScratch and sgns_step here are the solution's own.
 #include "reference/training.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/solution.hpp"
 
 namespace andrea::solution {
 

@@ -3,8 +3,8 @@
 // bit for bit with the course's solution.
 #include <cstring>
 
-#include "tests/hidden/hidden.hpp"
-#include "tests/hidden/solution.hpp"
+#include "grader/hidden/hidden.hpp"
+#include "grader/hidden/solution.hpp"
 #include "tests/support/backend.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
 #include "cuda/vocab_parallel.hpp"
