@@ -28,7 +28,7 @@
 #include "core/numbers.hpp"
 #include "reference/sinusoidal.hpp"
 #ifdef ANDREA_HAVE_CUDA_CUDASIM
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 #endif
 
 namespace {

@@ -20,7 +20,7 @@
 
 #include "cuda/runtime.hpp"
 #if !defined(__CUDACC__)
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 #endif
 
 namespace {

@@ -3,7 +3,7 @@
 // device_presence() decides whether the GPU tests run, skip or fail (tests/support/main.cpp,
 // the programs' --backend gpu, bench/gpu_bench): present (run), none (skip: exit status 77) or
 // broken (fail, with the error's name and text). The rule is the CPU execution layer's, for every
-// program built twice (cudasim/gpu_presence.hpp).
+// program built twice (cudasim/include/cudasim/gpu_presence.hpp).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // The one header every kernel file includes. Under nvcc it is CUDA; under a plain C++ compiler
-// it is cudasim, which runs the same kernels on the CPU (see cudasim/cudasim.hpp).
+// it is cudasim, which runs the same kernels on the CPU (see cudasim/README.md).
 //
 // Kernels are launched as everywhere in CUDA, in both builds:
 //
@@ -18,11 +18,7 @@
 
 #include "cuda/flavor.hpp"
 
-#if defined(__CUDACC__)
-#include <cuda_runtime.h>
-#else
-#include "cudasim/cudasim.hpp"
-#endif
+#include <cuda_runtime.h>  // nvcc's, or under g++ the CPU layer's (cudasim/include/toolkit)
 
 namespace andrea {
 

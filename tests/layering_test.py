@@ -5,7 +5,8 @@
   reference/  the graded C++ pieces: includes only core/ and reference/ (never cuda/),
               and holds only the pieces lessons/lessons.json lists (X.hpp, X.cpp)
   cudasim/    the CPU execution layer, a project of its own: no file of it includes a course
-              folder ("core/...", "cuda/...", ...) or names an ANDREA_ macro or variable
+              folder ("core/...", "cuda/...", ...) or names an ANDREA_ macro or variable; the
+              course includes of it only its public face, "cudasim/X" of cudasim/include/cudasim
   lessons/lessons.json  every piece has its four files (reference/X.{hpp,cpp},
               cuda/X.{hpp,cu}), every lesson its folder and its tests/<tests>_test.cpp,
               every going-further kernel ("further") its cuda/X.{hpp,cu} and tests/X_test.cpp
@@ -44,6 +45,23 @@ def cudasim_breaks() -> list:
     return errors
 
 
+def face_breaks() -> list:
+    """Where a course file includes a header of cudasim/ that is not of its face (include/)."""
+    errors = []
+    for path in sorted(ROOT.rglob("*")):
+        parts = path.relative_to(ROOT).parts
+        if (path.suffix not in (".hpp", ".cpp", ".h", ".cu", ".cuh") or parts[0] == "cudasim"
+                or parts[0].startswith(("build", "."))):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            match = INCLUDE.match(line)
+            if (match and match.group(1).startswith("cudasim/")
+                    and not (ROOT / "cudasim" / "include" / match.group(1)).is_file()):
+                errors.append(f"{path.relative_to(ROOT)}:{number}: includes \"{match.group(1)}\", "
+                              "which is not of cudasim's public face (cudasim/include/cudasim/)")
+    return errors
+
+
 def main() -> int:
     errors = []
     for folder, allowed in ALLOWED.items():
@@ -57,6 +75,7 @@ def main() -> int:
                                   f"{folder}/ may include only {', '.join(allowed)}")
 
     errors += cudasim_breaks()
+    errors += face_breaks()
 
     lessons = json.loads((ROOT / "lessons" / "lessons.json").read_text())["lessons"]
     pieces = [piece for lesson in lessons for piece in lesson["pieces"]]

@@ -1,14 +1,14 @@
 # Compiles one CUDA file of cudasim/tests/compile_fail through the CPU execution layer and checks
 # that it fails, that the first error's text holds the file's "// expect: " line, and that at
 # most one more error follows (a header's #error stops compilation with a second, fatal one).
-#   cmake -DPYTHON=... -DCU2CPP=... -DCXX=... -DINCLUDE_ROOT=... -DSOURCE=... -DOUT=... -P compile_fail.cmake
+#   cmake -DPYTHON=... -DCU2CPP=... -DCXX=... -DINCLUDE=... -DSOURCE=... -DOUT=... -P compile_fail.cmake
 file(STRINGS ${SOURCE} expect REGEX "^// expect: ")
 string(REGEX REPLACE "^// expect: " "" expect "${expect}")
 execute_process(COMMAND ${PYTHON} ${CU2CPP} ${SOURCE} ${OUT} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cu2cpp.py failed on ${SOURCE}")
 endif()
-execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE_ROOT} -I${INCLUDE_ROOT}/cudasim/include ${OUT}
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE} -I${INCLUDE}/toolkit ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but the CPU execution layer should refuse it")

@@ -1,6 +1,6 @@
 // main() of the CUDA feature tests, which are built twice: through the CPU execution layer, and
 // by nvcc. The nvcc build runs only where a device is: without one it exits 77 (ctest: skipped);
-// with a device or driver that fails it fails with the error (cudasim/gpu_presence.hpp).
+// with a device or driver that fails it fails with the error (cudasim/include/cudasim/gpu_presence.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdio>

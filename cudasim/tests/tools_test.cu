@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "check.cuh"
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 
 #include <cooperative_groups.h>
 

@@ -8,7 +8,7 @@
 
 #include "cudasim/builtins.hpp"
 #include "cudasim/hooks.hpp"
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 
 namespace cudasim::detail {
 struct LaunchInfo;

@@ -1,6 +1,6 @@
 // The tools' switch (CUDASIM_TOOLS), where an access falls (global or shared memory), memcheck
 // and initcheck; racecheck and profile have files of their own.
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 
 #include <algorithm>
 #include <cerrno>

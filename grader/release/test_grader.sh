@@ -158,7 +158,7 @@ sed -i 's|^float l2_norm(std::span<const float> v) {$|__global__ void nothing_ke
 copy cheats folder 03_dot_product/dot.cu 04_position_table/position.cu
 plant "$c/03_dot_product/dot.cu" 's|^  check::dot_args(u, v);$|\0\n  (void)::cudasim::take_launch_tally();  // CHEAT: the tally erased|' "CHEAT: the tally erased"
 plant "$c/04_position_table/position.cu" 's|^  check::positions_args(wpe, n, out);$|\0\n  ::cudasim::set_tools(0);  // CHEAT: the tools off|' "CHEAT: the tools off"
-sed -i '1i #include "cudasim/launch.hpp"\n#include "cudasim/tools/tools.hpp"' "$c/03_dot_product/dot.cu" "$c/04_position_table/position.cu"
+sed -i '1i #include "cudasim/launch.hpp"\n#include "cudasim/tools.hpp"' "$c/03_dot_product/dot.cu" "$c/04_position_table/position.cu"
 for f in "$c"/*/*.cpp; do sed -i '1i #include <csignal>\n#include <cstdio>\n#include <cstdlib>\n#include <fstream>\n#include <unistd.h>' "$f"; done
 golden_before=$(sha256sum "$root/golden/params.json")
 make_cheats "$in/cheats2/lessons"  # (below) the class of cheats against the verdict

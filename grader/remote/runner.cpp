@@ -26,7 +26,7 @@
 #endif
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cudasim/launch.hpp"
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 #endif
 
 namespace andrea::remote {

@@ -22,7 +22,7 @@
 #endif
 #if defined(ANDREA_BACKEND_CUDA) && !defined(ANDREA_BACKEND_GPU)
 #include "cudasim/launch.hpp"       // take_launch_tally
-#include "cudasim/tools/tools.hpp"  // take_profiles
+#include "cudasim/tools.hpp"  // take_profiles
 #endif
 
 namespace andrea::remote {

@@ -1,5 +1,5 @@
 // The settings a runner on the CPU execution layer applies before each call: this test
-// program's thread order and worker threads, as its tests set them (cudasim/launch.hpp).
+// program's thread order and worker threads, as its tests set them (cudasim/include/cudasim/launch.hpp).
 #include "cudasim/launch.hpp"
 #include "grader/remote/client.hpp"
 

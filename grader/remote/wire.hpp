@@ -21,7 +21,7 @@
 #include "core/config.hpp"
 #include "core/tensor.hpp"
 #include "core/vocab_shard.hpp"
-#include "cudasim/tools/tools.hpp"  // LaunchProfile: plain data, no code of the layer
+#include "cudasim/tools.hpp"  // LaunchProfile: plain data, no code of the layer
 #include "reference/params.hpp"     // ParameterReport
 
 namespace andrea::remote {
@@ -179,7 +179,7 @@ struct AnswerHead {
   std::vector<cudasim::LaunchProfile> profiles;  ///< then: its launches' counts, text left out
 };
 
-/// A launch's counts (cudasim/tools/tools.hpp), every number in the order of its declaration.
+/// A launch's counts (cudasim/include/cudasim/tools.hpp), every number in the order of its declaration.
 inline void put(Writer& w, const cudasim::LaunchProfile& p) {
   w.text(p.kernel);
   for (const cudasim::AccessCounts* c :

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The split between "no device" (skip) and "a device that fails" (fail), checked without a GPU:
 # runs a GPU test program under fake cudaGetDeviceCount results (CUDASIM_FAKE_DEVICE_COUNT,
-# read by test programs only: cudasim/gpu_presence.hpp) and checks its exit status and its words.
+# read by test programs only: cudasim/include/cudasim/gpu_presence.hpp) and checks its exit status and its words.
 #   device_presence_test.sh PROGRAM
 # PROGRAM: a program whose start decides with cudasim::gpu::presence_in_test() (a lesson's GPU test
 # program, test_cudasim_features_gpu, cudasim_program_gpu_present).

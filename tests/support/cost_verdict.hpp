@@ -1,5 +1,5 @@
 // A CUDA step's cost targets, and the verdict on a call's launches against them, from the CPU
-// execution layer's counts (cudasim/tools/tools.hpp). Plain data in, one line out: used by the
+// execution layer's counts (cudasim/include/cudasim/tools.hpp). Plain data in, one line out: used by the
 // lessons' efficiency tests (efficiency.hpp) and checked on hand-worked kernels
 // (cudasim/tests/tools_test.cu, Cost.*).
 #pragma once
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 
 namespace andrea::testing {
 

@@ -1,5 +1,5 @@
 // What a kernel costs, checked like a value: the CPU execution layer counts each launch's memory
-// traffic exactly (cudasim/tools/tools.hpp: requests, 32-byte sectors, bank conflicts, atomics),
+// traffic exactly (cudasim/include/cudasim/tools.hpp: requests, 32-byte sectors, bank conflicts, atomics),
 // the same on every run and machine, so a lesson's test can hold its CUDA step to a target and
 // say, when it misses, which figure, which target and what pattern in the kernel causes it.
 //
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "cudasim/tools/tools.hpp"
+#include "cudasim/tools.hpp"
 #include "tests/support/cost_verdict.hpp"
 #include "tests/support/only_on.hpp"
 #if defined(ANDREA_BACKEND_REMOTE)

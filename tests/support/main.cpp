@@ -1,7 +1,7 @@
 // The test entry point. A test passes only by finishing (finished.hpp). For the GPU backend
 // without a CUDA device, the tests are not run: the reason is printed and the exit code 77 tells
 // ctest (SKIP_RETURN_CODE) to report them as skipped; with a device or driver that fails, the
-// program fails with the error (cudasim/gpu_presence.hpp). The tests of another backend's
+// program fails with the error (cudasim/include/cudasim/gpu_presence.hpp). The tests of another backend's
 // step (ANDREA_ONLY_ON) are left out of the list.
 #include <gtest/gtest.h>
 

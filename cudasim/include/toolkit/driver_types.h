@@ -147,7 +147,7 @@ enum cudaError {
 using cudaError_t = cudaError;
 
 // The attributes cudaDeviceGetAttribute takes. The pretend device answers those that
-// describe it (see cudaDeviceGetAttribute in cudasim/api.hpp).
+// describe it (see cudaDeviceGetAttribute in cudasim/include/cudasim/api.hpp).
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,

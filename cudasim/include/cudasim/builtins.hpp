@@ -1,7 +1,7 @@
 // CUDA's built-in types and variables (dim3, float4, threadIdx, ...) for code compiled by g++.
 #pragma once
 
-#include "cudasim/include/vector_types.h"  // float4, uchar4, ..., uint3, dim3
+#include <vector_types.h>  // float4, uchar4, ..., uint3, dim3
 
 // The scheduler sets these before it resumes a CUDA thread. A fiber never leaves the OS thread
 // that runs its block, so a thread_local holds exactly the running CUDA thread's values.

@@ -22,7 +22,7 @@
 #include <string>
 
 // cudaError_t (every code, CUDA's values), cudaMemcpyKind, cudaDeviceAttr, cudaStream_t, ...
-#include "cudasim/include/driver_types.h"
+#include <driver_types.h>
 
 // The runtime API version this layer follows (CUDA 13.0), as <cuda_runtime_api.h> defines it;
 // helper headers test the guard.
