@@ -46,7 +46,7 @@ inline void cuda_check(cudaError_t code, const char* call, const char* file, int
   if (code == cudaSuccess) return;
   std::string message = std::string(call) + " failed: " + cudaGetErrorName(code) + " (" +
                         cudaGetErrorString(code) + ") at " + file + ":" + std::to_string(line);
-#if !defined(__CUDACC__)
+#if defined(CUDASIM_RUNTIME)
   if (const std::string detail = ::cudasim::last_error_detail(); !detail.empty()) {
     message += "\n" + detail;
   }

@@ -8,7 +8,7 @@
 # The trusted side: the client, one library per kind of runner settings (client.hpp).
 add_library(andrea_remote_client STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
                                         ${CMAKE_CURRENT_LIST_DIR}/settings_none.cpp)
-target_link_libraries(andrea_remote_client PUBLIC andrea_core)
+target_link_libraries(andrea_remote_client PUBLIC andrea_core cudasim_api)
 target_include_directories(andrea_remote_client PUBLIC ${ANDREA_PIECES_INCLUDE})
 if(TARGET cudasim)
   add_library(andrea_remote_client_cudasim STATIC ${CMAKE_CURRENT_LIST_DIR}/client.cpp
@@ -43,7 +43,7 @@ function(andrea_remote_runner runner kernel_library)
   set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${runner}_serves.inc)
   file(CONFIGURE OUTPUT ${list_file} CONTENT "${serves}")
   add_executable(${runner} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/runner.cpp)
-  target_link_libraries(${runner} PRIVATE ${libraries} andrea_core)
+  target_link_libraries(${runner} PRIVATE ${libraries} andrea_core cudasim_api)
   # Before it links: the exercise code uses only what an exercise may (allowed_symbols.py; nvcc's
   # objects, which call the CUDA runtime's registration functions, are not checked).
   set(checked)

@@ -15,12 +15,11 @@
 //
 // A kernel file that includes <cuda_runtime.h> gets CUDA under nvcc and this layer under g++.
 // Supported (details and reasons in cudasim/README.md): 1-3D grids and blocks, static and
-// dynamic shared memory, __syncthreads(_count/_and/_or), full-mask warp shuffles and votes
+// dynamic shared memory, __syncthreads(_count/_and/_or), warp shuffles and votes of any mask
 // (partial last warps included), atomics, bit intrinsics, device maths, vector types, streams
 // and events (synchronous), managed/pinned memory, __constant__/__device__ variables,
 // cooperative groups within a block. Refused at compile time with a message: textures and
-// surfaces, inline PTX, grid-wide sync, half precision, wmma, graphs. Refused at run time:
-// warp operations with a partial mask.
+// surfaces, inline PTX, grid-wide sync, half precision, wmma, graphs.
 // Memory: cudaMalloc'ed arrays lie between guard pages, so a kernel's out-of-bounds access
 // fails the launch with a memcheck-style report (cudasim/memory.hpp).
 #pragma once
@@ -33,8 +32,11 @@
 #include "cudasim/launch.hpp"
 
 // What CUDA's <cuda_runtime.h> defines, and helper headers test (CUDART_VERSION and
-// __CUDA_RUNTIME_API_H__: api.hpp; __DRIVER_TYPES_H__: include/driver_types.h).
+// __CUDA_RUNTIME_API_H__: api.hpp; __DRIVER_TYPES_H__: include/toolkit/driver_types.h).
 #define __CUDA_RUNTIME_H__
+// Defined where this layer is the CUDA runtime: code that uses the layer's extras (its
+// cudasim::last_error_detail(), its tools) tests it.
+#define CUDASIM_RUNTIME 1
 
 // CUDA's declaration keywords: every function is an ordinary C++ function here.
 #define __global__
