@@ -252,6 +252,9 @@ def limited_runner(work: pathlib.Path, args, deadline: float, slot: pathlib.Path
         if done.timed_out:
             raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
         return done.returncode, done.output
+    # Without bubblewrap, what a program leaves behind is swept after it (sandbox.sweep): its
+    # programs then run one at a time, so that a sweep never ends another's runner.
+    run.programs_at_once = 1 if sandbox.mode() == "user" else 2
     return run
 
 

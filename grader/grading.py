@@ -377,14 +377,15 @@ def read_xml(xml: pathlib.Path, timeout: str) -> dict:
 
 
 def run_tests(build_dir: pathlib.Path, pairs: list, runner, trusted: pathlib.Path) -> dict:
-    """Runs the test programs of these (lesson, backend) pairs, one per core (two at a time in a
-    class, whose submissions run side by side): results[lesson][backend][test] = [(order,
-    status, reason)]. The programs are those of `trusted` (a class's base build, which no
-    submission writes), the runners those of build_dir."""
+    """Runs the test programs of these (lesson, backend) pairs, one per core (in a class, whose
+    submissions run side by side, the runner's programs_at_once, else two, at a time):
+    results[lesson][backend][test] = [(order, status, reason)]. The programs are those of
+    `trusted` (a class's base build, which no submission writes), the runners those of build_dir."""
     work = [(entry, run) for entry in plan(build_dir, trusted)
             if (entry["lesson"], entry["backend"]) in pairs for run in runs_of(trusted, entry)]
     results = no_results()
-    workers = max(2, os.cpu_count() or 2) if runner is run_command else 2
+    workers = (max(2, os.cpu_count() or 2) if runner is run_command
+               else getattr(runner, "programs_at_once", 2))
     with tempfile.TemporaryDirectory(prefix="andrea-grade-") as xml_dir, \
             concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         done = pool.map(lambda job: (job[1][0], run_program(
