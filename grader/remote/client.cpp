@@ -189,6 +189,12 @@ class Process {
 
   [[noreturn]] void fail(std::string_view piece, const std::string& what) {
     std::string how = what;
+#if !defined(__SANITIZE_ADDRESS__)
+    // A crash says nothing of where it happened; AddressSanitizer names the line.
+    if (how.ends_with("SIGSEGV") || how.ends_with("SIGBUS")) {
+      how += " (a memory error: the sanitize preset names its line, docs/grading.md)";
+    }
+#endif
     if (pid_ > 0) stop();
     for (int i = 0; i < 20 && output_ >= 0; ++i) drain_output();
     if (output_ >= 0) ::close(output_), output_ = -1;
