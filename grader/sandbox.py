@@ -206,7 +206,7 @@ def sweep(folders=SWEPT) -> None:
                 pass
         time.sleep(0.01)
     for folder in folders:
-        for path in folder.glob("*") if folder.is_dir() else []:
+        for path in folder.iterdir() if folder.is_dir() else []:  # dot files too
             try:
                 if path.lstat().st_uid != NOBODY:
                     continue
