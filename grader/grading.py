@@ -701,6 +701,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     table = [f"{'lesson':<30} {'C++':<18} {'CUDA on CPU':<18} {'GPU':<18} {'points':>7}"]
     report, public_report, graded = [], [], []
     total = possible = 0.0
+    no_gpu = False  # a GPU step skipped: the table says why
     if tampered:
         report.append(tampered_message(tampered))
         public_report.append(report[-1])
@@ -718,6 +719,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
                     continue
                 if step.backend == "gpu" and (lesson, "gpu") in pairs and not gpu_present():
                     cells.append("skipped")  # no GPU here: neither built nor run
+                    no_gpu = True
                     continue
                 col = column(step, results, broken)
                 failures = col.failures
@@ -740,6 +742,9 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
         table.append(f"{'total':<87} {total:>4.1f}/{possible:g}")
     else:
         table.append("total: no points in this selection (the GPU column never counts)")
+    if no_gpu:
+        table.append("GPU skipped: no GPU on this machine (no /dev/nvidia0 or /dev/dxg); that column "
+                     "never counts")
     text = "\n".join(table) + "\n"
     why_text = "\nwhat fails and why (first failure of each kind):\n"
     return {"steps": graded,
