@@ -1,26 +1,24 @@
-// The course's solutions, for the hidden tests to compare with: andrea::solution::X is
-// reference/X.cpp compiled a second time under a namespace of its own (as_solution.hpp), run in
-// the test program while the student's X runs in the piece runner. Each is
-// declared with the type of the reference header's own declaration, so the two cannot drift.
+// The course's solutions, for the hidden tests to compare with: solution::X is reference/X.cpp,
+// the course's own, linked into the test program (andrea_solution_<piece>,
+// grader/hidden/CMakeLists.txt) while the student's X runs in the piece runner. A hidden program
+// links no student code, so the two never meet in one process; the grader's self-test checks it
+// (nm: every function of andrea::reference a trusted program defines comes from reference/).
 #pragma once
 
-// Every piece's headers, then its functions with a C++ step: andrea_pieces/headers.inc and
-// functions.inc, made by tests/CMakeLists.txt from lessons/lessons.json.
+// Every piece's headers: andrea_pieces/headers.inc, made by tests/CMakeLists.txt from
+// lessons/lessons.json.
 #include "andrea_pieces/headers.inc"
 
-namespace andrea::solution {
+namespace andrea {
 
-#define ANDREA_PIECE(name) decltype(::andrea::reference::name) name;
-#define ANDREA_PIECE_CPU_ONLY(name) ANDREA_PIECE(name)
-#define ANDREA_PIECE_CUDA_ONLY(name)  // no C++ step: no solution here
-#include "andrea_pieces/functions.inc"
-#undef ANDREA_PIECE
-#undef ANDREA_PIECE_CPU_ONLY
-#undef ANDREA_PIECE_CUDA_ONLY
+namespace solution = reference;  // the course's solution, under the name the tests read
 
-/// Lesson 9's whole step, reference::sgns_step, with scratch buffers of its own (its
-/// TrainingScratch is the solution's type, which the tests do not name): solution_step.cpp.
-double sgns_step_once(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets,
-                      float lr);
+namespace hidden {
 
-}  // namespace andrea::solution
+/// Lesson 9's whole step, reference::sgns_step, with scratch buffers of its own (the tests do
+/// not name TrainingScratch): solution_step.cpp.
+double solution_sgns_step(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets,
+                          float lr);
+
+}  // namespace hidden
+}  // namespace andrea

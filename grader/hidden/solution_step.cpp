@@ -1,14 +1,13 @@
-// Lesson 9's whole step for the hidden tests, compiled like the solution (as_solution.hpp):
-// TrainingScratch and sgns_step here are the solution's own.
+// Lesson 9's whole step for the hidden tests: the course's TrainingScratch and sgns_step.
 #include "reference/training.hpp"
 #include "grader/hidden/solution.hpp"
 
-namespace andrea::solution {
+namespace andrea::hidden {
 
-double sgns_step_once(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets,
-                      float lr) {
-  TrainingScratch scratch(wte.rows(), wte.cols(), targets.rows(), targets.cols());
-  return sgns_step(wte, wout, centres, targets, lr, scratch);
+double solution_sgns_step(FloatView wte, FloatView wout, TokenIds centres, TokenIdBatch targets,
+                          float lr) {
+  solution::TrainingScratch scratch(wte.rows(), wte.cols(), targets.rows(), targets.cols());
+  return solution::sgns_step(wte, wout, centres, targets, lr, scratch);
 }
 
-}  // namespace andrea::solution
+}  // namespace andrea::hidden

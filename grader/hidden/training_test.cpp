@@ -94,7 +94,7 @@ TEST(HiddenTraining, OneWholeStep) {
     const double loss = backend::sgns_step(wte, wout, b.centres, b.target_batch(), lr, scratch);
 #endif
     const double expected_loss =
-        solution::sgns_step_once(expected_wte, expected_wout, b.centres, b.target_batch(), lr);
+        solution_sgns_step(expected_wte, expected_wout, b.centres, b.target_batch(), lr);
     const std::string what = " after one step " + b.shape() + ", lr " + std::to_string(lr);
     EXPECT_TRUE(close_to("loss" + what, loss, expected_loss, kTolerance));
     EXPECT_TRUE(matches("wte" + what, wte, expected_wte, kTolerance));

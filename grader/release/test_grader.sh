@@ -272,12 +272,14 @@ leftover=$(pgrep -fa 'runner_L[0-9]' || true)
 written=$(find /tmp /var/tmp "$HOME" "$root" -maxdepth 3 -newer "$work/before-class" ! -path "$work*" \
   ! -path "*/__pycache__*" ! -path "$root/build*" ! -type d 2>/dev/null | head -5 || true)
 [ -z "$written" ] && pass || fail "written outside the work folder while the class was graded: $written"
-# No test program of the class links a student's function: each defines none of andrea::reference
-# or andrea::cuda (the runners do).
+# No test program of the class links a student's function (the runners do): it defines no
+# function of andrea::cuda, and those of andrea::reference it defines are the course's solution,
+# compiled from reference/ (the hidden tests'), never from lessons/ (nm -l: each one's source line).
 for program in $(python3 -c 'import json, sys; [print(json.loads(l)["program"]) for l in open(sys.argv[1]) if l.strip()]' \
                  "$work/class/base/grade_plan.jsonl"); do
   base_program=$work/class/base/${program#"$work/class/build/"}
-  linked=$(nm -C --defined-only "$base_program" | grep -E " T andrea::(reference|cuda)::" || true)
+  linked=$(nm -C -l --defined-only "$base_program" | grep -E " T andrea::(reference|cuda)::" |
+           grep -vE "^[0-9a-f]+ T andrea::reference::.*"$'\t'"/[^\t]*/reference/[a-z_0-9]+\.(cpp|hpp):[0-9]+$" || true)
   [ -z "$linked" ] && pass || fail "$base_program links a student's function: ${linked%%$'\n'*}"
 done
 

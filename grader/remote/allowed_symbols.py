@@ -31,7 +31,7 @@ CUDASIM_KERNEL_API = {
     ("detail", "SharedRegistration"), ("detail", "SymbolRegistration"),
 }
 NAMESPACES = {"std", "__gnu_cxx", "__cxxabiv1", "fmt", "andrea", "cooperative_groups", "nvcuda"}
-COURSE_INTERNALS = {"remote", "solution"}  # andrea::remote (the runner), andrea::solution (hidden)
+COURSE_INTERNALS = {"remote"}  # andrea::remote (the runner)
 
 C_LIBRARY = set("""
 memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strchr strrchr strstr strcpy
