@@ -8,7 +8,7 @@
 
 namespace andrea::cli {
 
-Backend reference_backend();
+Backend cpu_backend();
 #if defined(ANDREA_HAVE_CUDA_CUDASIM)
 Backend cuda_backend_cudasim();
 #endif
@@ -21,7 +21,7 @@ std::vector<Backend> backends() {
 #if defined(ANDREA_HAVE_CUDA_GPU)
   all.push_back(cuda_backend_gpu());
 #endif
-  all.push_back(reference_backend());
+  all.push_back(cpu_backend());
 #if defined(ANDREA_HAVE_CUDA_CUDASIM)
   all.push_back(cuda_backend_cudasim());
 #endif

@@ -698,7 +698,7 @@ def grade(pairs: list, broken: dict, results: dict, label: str, tampered: list) 
     """The table, the report and the graded steps (for --json and the class grader)."""
     names = titles()
     lessons = sorted({lesson for lesson, _ in pairs} | set(results))
-    table = [f"{'lesson':<30} {'C++':<18} {'CUDA on CPU':<18} {'GPU':<18} {'points':>7}"]
+    table = [f"{'lesson':<30} {'C++ (cpu)':<18} {'CUDA (cudasim)':<18} {'GPU (gpu)':<18} {'points':>7}"]
     report, public_report, graded = [], [], []
     total = possible = 0.0
     no_gpu = False  # a GPU step skipped: the table says why

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Grades your lessons: builds the tests of each lesson on its own, runs them, and prints a table
-of what passes (C++ · CUDA on CPU · GPU), your points, and why each failure fails.
+of what passes (C++ (cpu) · CUDA (cudasim) · GPU (gpu)), your points, and why each failure fails.
 
   cmake --preset grade                        # once: configures build-grade/
   python3 lessons/grade.py -L L01             # lesson 1: build, run, score (after each edit)

@@ -332,7 +332,7 @@ TEST(TrainingEndToEnd, YourStepTrainsASliceOfWordNet) {
          "wout[targets[p][j]]";
 }
 
-// The training loop: the C++ reference. (The four tests named here run on the C++ backend
+// The training loop: the C++ reference. (The four tests named here run on the cpu backend
 // alone; a test added below runs on every backend unless it is named too.)
 ANDREA_ONLY_ON("Training.LossFallsOnASmallCorpus:Training.SameSeedSameBitsOtherSeedOtherBits:"
                "Training.LongSentencesAreCutEvery1000Words:Training.EndToEndSimilarWordsEndUpClose",

@@ -5,7 +5,7 @@
 
 namespace andrea::cli {
 
-Backend reference_backend() {
+Backend cpu_backend() {
   return {"cpu",
           "plain C++ reference (reference/)",
           &reference::materialize,
