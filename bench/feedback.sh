@@ -54,7 +54,7 @@ row "edit -> verdict, lesson 1, CUDA step" "$cuda" "<= 5"
 mkdir -p "$work/class/full"
 (cd "$work/solutions" && cp [0-9][0-9]_*/*.cpp [0-9][0-9]_*/*.cu "$work/class/full/")
 chmod -R a+rX "$work"
-python3 "$root/grader/grade_class.py" "$work/class" --out "$work/results" --work "$work/grading" \
+python3 "$root/grader/class/grade_class.py" "$work/class" --out "$work/results" --work "$work/grading" \
   --test-timeout 30 > "$work/class.txt" 2>&1 || { tail -20 "$work/class.txt" >&2; exit 1; }
 base=$(sed -n 's/^  built, and the stubs graded 0, in \([0-9]*\) s$/\1/p' "$work/class.txt")
 one=$(sed -n 's/^\[1\/1\] full: .* (\([0-9]*\) s)$/\1/p' "$work/class.txt")

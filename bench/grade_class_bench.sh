@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times the class grader (python3 grader/grade_class.py) on N made-up submissions, the
+# Times the class grader (python3 grader/class/grade_class.py) on N made-up submissions, the
 # grader self-test's class of four in turn (grader/release/planted_bugs.sh, make_submission): full
 # marks from the solutions, partial, a compile error, a hang (one test runs into its time
 # limit). Prints each submission's score and wall time, the time of the course's one build
@@ -33,7 +33,7 @@ done
 
 echo "grading $n submissions on $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg)) in $work"
 start=$SECONDS
-python3 "$root/grader/grade_class.py" "$work/submissions" --out "$work/results" \
+python3 "$root/grader/class/grade_class.py" "$work/submissions" --out "$work/results" \
   --work "$work/class" --test-timeout "${TEST_TIMEOUT:-30}" -j "${JOBS:-2}" ${LABEL:+-L "$LABEL"} |
   tee "$work/class.txt"
 total=$((SECONDS - start))
@@ -50,7 +50,7 @@ echo "total: $total s for $n submissions (load $(cut -d' ' -f1-3 /proc/loadavg))
 
 [ -n "${PARALLEL:-}" ] || exit 0
 start=$SECONDS
-python3 "$root/grader/grade_class.py" "$work/submissions" --out "$work/results-P$PARALLEL" \
+python3 "$root/grader/class/grade_class.py" "$work/submissions" --out "$work/results-P$PARALLEL" \
   --work "$work/class" --reuse-base -P "$PARALLEL" --test-timeout "${TEST_TIMEOUT:-30}" \
   -j "${JOBS:-2}" ${LABEL:+-L "$LABEL"} > "$work/class-P$PARALLEL.txt"
 echo "the same class, $PARALLEL at a time (the base build reused): $((SECONDS - start)) s"

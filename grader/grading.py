@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The grading engine: builds the tests of each lesson and backend on their own, runs them, and
 scores them per lesson: what passes under each backend, the points, and why the failures fail.
-Used by the student's command (lessons/grade.py) and by the class grader (grader/grade_class.py),
+Used by the student's command (lessons/grade.py) and by the class grader (grader/class/grade_class.py),
 in the same process: `grade_build(build_dir, ...)`.
 Points: 10 per lesson, 5 for the C++ step (backend cpu) and 5 for the CUDA step run on the CPU
 execution layer (backend cudasim; a test counts only if it passes under every thread order:

@@ -25,7 +25,7 @@
    docs/*.md names a file or folder that exists.
 6. The commands: each `python3 PATH`, `bash PATH` or `./PATH` that README.md, docs/*.md or a
    lesson README quotes names a file of the course (build outputs aside), and each option
-   given to lessons/grade.py or grader/grade_class.py is one that its --help lists.
+   given to lessons/grade.py or grader/class/grade_class.py is one that its --help lists.
 7. What to do: each lesson README opens (after its title and language link) with
    `## What to do` (`## Ce qu'il faut faire`), at most 10 lines, naming the lesson's exercise
    files and `python3 lessons/grade.py -L LNN`.
@@ -304,7 +304,7 @@ def check_links() -> None:
 SCRIPT = re.compile(r"(?:python3|bash|sh) +([\w.-]+(?:/[\w.-]+)+|[\w-]+\.(?:py|sh))")
 DOT_SLASH = re.compile(r"(?<![\w./-])\./([\w.-]+(?:/[\w.-]+)*)")
 BUILT = re.compile(r"^build[\w-]*/")  # build outputs: made by a build, not in the tree
-OPTIONS = {"lessons/grade.py": None, "grader/grade_class.py": None}  # script -> its --help
+OPTIONS = {"lessons/grade.py": None, "grader/class/grade_class.py": None}  # script -> its --help
 # A student release (grader/release/release.py) holds no solutions and leaves these out.
 RELEASE = not (ROOT / "reference" / "lookup.cpp").exists()
 RELEASE_LEAVES_OUT = ("grader/release/", "grader/hidden/", ".ci/", "bench/")

@@ -84,7 +84,7 @@ CU
   # 9. Another copy of the course, outside the grading tree and readable by all (an instructor's
   #    other checkout; here in /var/tmp, as /tmp is the sandbox's own): #include'd by lesson 7's
   #    C++ step, read at run time by its CUDA step. The sandbox shows the system, the course and
-  #    the work folder alone (grader/sandbox.sh).
+  #    the work folder alone (grader/class/sandbox.sh).
   other=/var/tmp/andrea-other-course.$$
   mkdir -p "$other/reference" "$other/cuda"
   cp "$root/reference/rope.cpp" "$other/reference/"

@@ -184,7 +184,7 @@ def arguments() -> argparse.Namespace:
                              "template repository at this ref (default: the student "
                              "repository's first commit)")
     parser.add_argument("--gradescope", metavar="FILE.zip",
-                        help="write the Gradescope autograder (grader/gradescope.py)")
+                        help="write the Gradescope autograder (grader/class/gradescope.py)")
     parser.add_argument("-L", dest="label", default="",
                         help="--gradescope: the steps the assignment grades (L0[1-3], L01-cpu)")
     parser.add_argument("--hidden-seed", type=int, help="--gradescope: grade the hidden tests too")

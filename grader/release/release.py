@@ -233,8 +233,8 @@ AUTOGRADER_LEFT_OUT = ("grader/release/", ".ci/", "bench/")
 
 def write_gradescope(root: pathlib.Path, out: pathlib.Path, settings: dict) -> int:
     """Writes the Gradescope autograder zip of the course at root: the course, setup.sh and
-    run_autograder at its root (grader/autograder/), and the assignment's settings as
-    grader/gradescope.json (grader/gradescope.py says which). Returns the number of files."""
+    run_autograder at its root (grader/class/autograder/), and the assignment's settings as
+    grader/gradescope.json (grader/class/gradescope.py says which). Returns the number of files."""
     # Committed files only: an instructor's own files beside the course (a folder of
     # submissions, notes) must not reach the image, where the student's code runs.
     names = [name for name in tracked(root, new_files=False)
@@ -247,7 +247,7 @@ def write_gradescope(root: pathlib.Path, out: pathlib.Path, settings: dict) -> i
             info = zipfile.ZipInfo(name)
             info.external_attr = executable
             info.compress_type = zipfile.ZIP_DEFLATED
-            zipped.writestr(info, (root / "grader" / "autograder" / name).read_bytes())
+            zipped.writestr(info, (root / "grader" / "class" / "autograder" / name).read_bytes())
         zipped.writestr("grader/gradescope.json", json.dumps(settings, indent=2) + "\n")
     return len(names) + 3
 

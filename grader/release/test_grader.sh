@@ -4,7 +4,7 @@
 # only the exercise files it holds.
 #   1. the student release (make_exercises.py --release): no line of a solution in it, no
 #      grader/hidden, one commit; a solution line planted in a copy is found
-#   2. one class, graded on the release (grader/grade_class.py), its submissions made here from the
+#   2. one class, graded on the release (grader/class/grade_class.py), its submissions made here from the
 #      solutions:
 #        the release's stubs -> 0 (the class grader refuses to go on otherwise)
 #        full marks, partial, a compile error, a hang (at ANDREA-120M's size only: one test runs
@@ -176,7 +176,7 @@ cp "$work/solutions/01_lookup/lookup.cpp" "$in/DUP/"
 mkdir "$in/Zoë Ana Müller"
 cp "$work/solutions/01_lookup/lookup.cpp" "$in/Zoë Ana Müller/"
 
-if python3 "$root/grader/grade_class.py" "$in" --out "$in/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
+if python3 "$root/grader/class/grade_class.py" "$in" --out "$in/notes.txt/results" > "$work/unwritable.txt" 2>&1; then
   fail "an unwritable results folder was accepted"
 else
   expect "$work/unwritable.txt" "cannot write the results into .*notes.txt/results: Not a directory" "unwritable results folder"
@@ -187,7 +187,7 @@ fi
 touch "$work/before-class"
 # (Two submissions at a time: each runs its tests one at a time, so the two cores are both
 # used; section 5 checks that -P 2 gives what -P 1 does.)
-python3 "$root/grader/grade_class.py" "$in" --out "$work/results" --work "$work/class" -P 2 \
+python3 "$root/grader/class/grade_class.py" "$in" --out "$work/results" --work "$work/class" -P 2 \
   --test-timeout 30 --disk-limit $((512 << 20)) --hidden-seed 7 | tee "$work/class.txt"
 r=$work/results
 kept_rows() {  # the rows of grades.csv kept byte for byte: the header, the maxima and the four
@@ -404,7 +404,7 @@ echo "== 5. the class in parallel: the same results as one at a time (lessons 1 
 mkdir -p "$work/class2"
 for name in full partial wrong stub-only empty; do cp -r "$in/$name" "$work/class2/"; done
 for p in 1 2; do
-  python3 "$root/grader/grade_class.py" "$work/class2" --out "$work/results-P$p" --work "$work/class" \
+  python3 "$root/grader/class/grade_class.py" "$work/class2" --out "$work/results-P$p" --work "$work/class" \
     --reuse-base -P "$p" -L 'L0[12]' --test-timeout 30 --disk-limit $((512 << 20)) --hidden-seed 7 \
     > "$work/class-P$p.txt" 2>&1 || fail "grade_class.py -P $p failed: $(tail -3 "$work/class-P$p.txt")"
 done

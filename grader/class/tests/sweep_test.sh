@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Without bubblewrap, as root (the sandbox's "user" mode: student code runs as the user nobody):
-# what a command leaves behind is swept when it ends (grader/sandbox.py's sweep). Its command
+# what a command leaves behind is swept when it ends (grader/class/sandbox.py's sweep). Its command
 # writes files (a dot file too) and a folder at the top of /tmp and /dev/shm, and leaves a
 # process that escaped its process group (a double fork and setsid, as a daemon does); none of
 # them may outlive it, and a file of root's there stays. Skipped (77) when not root. Label
 # core-cpu, about a second.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 [ "$(id -u)" = 0 ] || { echo "sweep: needs root (the user nobody is root's to switch to)"; exit 77; }
 mark="andrea-sweep-$$"
 touch "/tmp/$mark-root"  # root's: stays
 trap 'rm -f "/tmp/$mark-root"; pkill -KILL -f "$mark" 2>/dev/null' EXIT
 failures=0
 fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
-ANDREA_GRADER="$root/grader" MARK="$mark" python3 - <<'PY' || fail "the command did not run"
+ANDREA_GRADER="$root/grader/class" MARK="$mark" python3 - <<'PY' || fail "the command did not run"
 import os, sys
 sys.path.insert(0, os.environ["ANDREA_GRADER"])
 import sandbox

@@ -126,7 +126,7 @@ def notes(grade: Grade) -> str:
 
 def gradescope(grade: Grade, steps: list, hidden_apart: bool = False) -> dict:
     """The Gradescope results.json of one student: one test per step. hidden_apart (the
-    Gradescope autograder, grader/gradescope.py): a step with hidden tests is two tests, its
+    Gradescope autograder, grader/class/gradescope.py): a step with hidden tests is two tests, its
     public half "visible" and its hidden half "after_due_date", each worth half the step."""
     tests, by_key = [], {step.key: step for step in grade.steps}
     for key, worth in steps:

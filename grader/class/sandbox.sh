@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs a command of a submission's grading in a sandbox: the compiler building the student's
 # runners, and each runner (grader/remote/): every process that runs or builds student code.
-#   grader/sandbox.sh [-w WRITABLE_DIR]... [-n] [--] COMMAND [ARG]...
+#   grader/class/sandbox.sh [-w WRITABLE_DIR]... [-n] [--] COMMAND [ARG]...
 # The sandbox is bubblewrap (Debian's bubblewrap): no network, its own process tree (every
 # process ends with the command), of the file system only what it needs, read-only (the system's
 # /usr and a few files of /etc, the course, the work folder) but for the -w folders, a private
@@ -15,7 +15,7 @@
 # ANDREA_SANDBOX_FILE bytes in one file (1 GiB), ANDREA_SANDBOX_TMP bytes in /tmp (256 MiB); no
 # core files. ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the
 # private /tmp (this script's folder always is).
-# -n, or ANDREA_SANDBOX=off (grader/sandbox.py sets it where bubblewrap cannot work): the
+# -n, or ANDREA_SANDBOX=off (grader/class/sandbox.py sets it where bubblewrap cannot work): the
 # limits alone (-n for the command only: what it starts through sandbox.sh is sandboxed).
 # ANDREA_SANDBOX=user: no bubblewrap, but the user nobody (when run as root), the cleared
 # environment and the limits (the Gradescope autograder where its container allows no more).
@@ -36,7 +36,7 @@ for path in $(echo "${ANDREA_SANDBOX_READ:-}" | tr ':' ' '); do
 done
 # ANDREA_SANDBOX_VIEW (REAL=VIEW:...): a folder seen at another path in the sandbox, read-only,
 # or writable when named by -w (a worker's copy of the class's build, whose files name another
-# folder: grader/grade_class.py -P).
+# folder: grader/class/grade_class.py -P).
 view_of() {
   for pair in $(echo "${ANDREA_SANDBOX_VIEW:-}" | tr ':' ' '); do
     if [ "${pair%%=*}" = "$1" ]; then echo "${pair#*=}"; return; fi
@@ -69,7 +69,7 @@ fi
 if [ "${ANDREA_SANDBOX:-on}" = user ]; then
   # No bubblewrap (a container that cannot make namespaces, as on Gradescope): the user nobody,
   # the cleared environment and the limits; what nobody may not read is hidden by its
-  # permissions (grader/gradescope.py), not by this script.
+  # permissions (grader/class/gradescope.py), not by this script.
   # shellcheck disable=SC2086  # $as_nobody and $kept are lists of words
   exec $as_nobody env -i $kept "$0" --inside "$@"
 fi

@@ -1,4 +1,4 @@
-"""Runs a command of a submission's grading in the sandbox of grader/sandbox.sh (bubblewrap: no
+"""Runs a command of a submission's grading in the sandbox of grader/class/sandbox.sh (bubblewrap: no
 network, read-only but for the folders named, its own process tree; setrlimit limits), counting
 its wall time here and keeping a bounded part of its output (the rest is read and dropped).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Gradescope autograder: python3 grader/gradescope.py setup | run.
+"""The Gradescope autograder: python3 grader/class/gradescope.py setup | run.
 
 `python3 grader/release/make_exercises.py --gradescope autograder.zip` makes the zip Gradescope takes:
 the course (its solutions and hidden tests too: a Gradescope autograder is the instructor's),
@@ -9,9 +9,9 @@ runs setup.sh once, as root, when it builds the assignment's image; then, in a f
 for each submission, /autograder/run_autograder.
 
   setup  builds the course once, with the stubs, into /autograder/work (the class grader's base
-         build, grader/grade_class.py) and grades the stubs (they must score 0).
+         build, grader/class/grade_class.py) and grades the stubs (they must score 0).
   run    finds the exercise files in /autograder/submission (wherever they lie, and in a zip
-         inside it: grader/submissions.py's gather), grades them as the class grader grades a
+         inside it: grader/class/submissions.py's gather), grades them as the class grader grades a
          submission (its runners compiled and run in the sandbox, as the user nobody; the
          course's test programs decide), and writes /autograder/results/results.json: a test
          per step, the public tests "visible" and the hidden ones "after_due_date", what was not
@@ -37,7 +37,7 @@ import gradebook
 import sandbox
 import submissions
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "grader" / "gradescope.json"
 SETTINGS = {  # the assignment's settings (gradescope.json), and what they are when not given
     "label": "",                # the steps graded: a regex over LNN-backend, as grade.py -L

@@ -3,7 +3,7 @@
 # in a container without user namespaces), grade_class.py refuses before it builds anything, with
 # the reason and the way out (--unsafe). Label core-cpu, well under a second.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/class/ada"
@@ -11,7 +11,7 @@ chmod 755 "$work" "$work/bin"  # the probe may run as the user nobody
 printf '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n' > "$work/bin/bwrap"
 chmod +x "$work/bin/bwrap"
 echo "// a submission" > "$work/class/ada/lookup.cpp"
-PATH="$work/bin:$PATH" python3 "$root/grader/grade_class.py" "$work/class" --out "$work/results" \
+PATH="$work/bin:$PATH" python3 "$root/grader/class/grade_class.py" "$work/class" --out "$work/results" \
   > "$work/out.txt" 2>&1
 status=$?
 failures=0

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Grades a class: python3 grader/grade_class.py SUBMISSIONS --out RESULTS [--hidden-seed N].
+"""Grades a class: python3 grader/class/grade_class.py SUBMISSIONS --out RESULTS [--hidden-seed N].
 
 SUBMISSIONS holds one folder (or git repository) per student with their exercise files
-(grader/submissions.py says where they may lie). The course's tree is configured and built once,
+(grader/class/submissions.py says where they may lie). The course's tree is configured and built once,
 with the exercise stubs, into a work folder: its test programs link no student code
 (grader/remote/README.md). Each submission then gets a fresh copy of that build and of the lessons
 folder with only its exercise files copied in; its runners are compiled in the sandbox
-(grader/sandbox.sh: no network, the solutions and what else holds an answer hidden, only its
+(grader/class/sandbox.sh: no network, the solutions and what else holds an answer hidden, only its
 build folder writable), and the base build's test programs run against them, each runner started
 in the sandbox. It is graded in this process by the engine the students use (grader/grading.py),
 under the submission's limits (memory, a wall time for the whole submission, the growth of its
@@ -30,11 +30,13 @@ import threading
 import time
 
 import gradebook
-import grading
 import sandbox
 import submissions
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # grader/: the engine
+import grading  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DISK_FILES = 20000  # files a submission's build may add to the course's (about 2,000 of them)
 
 

@@ -9,7 +9,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+HERE = pathlib.Path(__file__).resolve()
+sys.path[:0] = [str(HERE.parents[1]), str(HERE.parents[2])]  # grader/class/, grader/ (the engine)
 import gradebook  # noqa: E402
 import grading  # noqa: E402
 import submissions  # noqa: E402

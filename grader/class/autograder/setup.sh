@@ -7,4 +7,4 @@ set -euo pipefail
 cd "$(dirname "$0")"
 # PyTorch only makes the goldens, which the zip holds: it is not installed.
 ANDREA_SKIP_TORCH=1 bash install-deps.sh
-python3 grader/gradescope.py setup
+python3 grader/class/gradescope.py setup

@@ -93,7 +93,7 @@ def collect(folder: pathlib.Path, exercises: list) -> list:
     return result
 
 
-# An upload to an autograder (grader/gradescope.py): the files as a student uploaded them, a
+# An upload to an autograder (grader/class/gradescope.py): the files as a student uploaded them, a
 # zip of them, or a repository, at any depth. Each exercise file is looked for anywhere in it.
 MAX_DEPTH = 8                # folders below the upload
 MAX_ENTRIES = 20000          # files and folders looked at
