@@ -107,7 +107,7 @@ def keep_base(work: pathlib.Path, args) -> None:
     reuses the results of programs that did not change)."""
     shutil.copytree(work / "build", work / "base", symlinks=True)
     shutil.copytree(work / "lessons", work / "stubs", symlinks=True)
-    shutil.copy2(sandbox.SCRIPT, work / "sandbox.sh")  # reachable by nobody, wherever the course lies
+    shutil.copy2(sandbox.SCRIPT, work / "sandbox.sh")  # reachable by the student's user, wherever the course lies
     (work / "base-settings.json").write_text(json.dumps(base_settings(args)) + "\n")
 
 
@@ -172,7 +172,7 @@ def fresh_tree(work: pathlib.Path, files: dict, slot: pathlib.Path = None) -> No
     for objects in (hidden / "CMakeFiles").glob("*.dir"):  # the solution's compiled objects
         shutil.rmtree(objects)
     forget_seed(slot / "build" / "CMakeCache.txt")
-    sandbox.prepare(slot / "build")  # its compiler runs as nobody
+    sandbox.prepare(slot / "build")  # its compiler runs as the student's user
     shutil.copy2(work / "stubs-results.json", slot / grading.CACHE)
 
 
@@ -213,7 +213,7 @@ def readable_in_sandbox(work: pathlib.Path) -> str:
                        extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
     if done.returncode == 0:
         return ""
-    return (f"the tests run in the sandbox as the user nobody, who cannot read {ROOT} or {work}: "
+    return (f"the tests run in the sandbox as the user {sandbox.STUDENT}, who cannot read {ROOT} or {work}: "
             "make their folders readable (chmod o+rx) or grade from another folder")
 
 
@@ -241,8 +241,8 @@ def limited_runner(work: pathlib.Path, args, deadline: float, slot: pathlib.Path
         left = deadline - time.monotonic()
         if left <= 0:
             raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
-        limits = sandbox.Limits(wall_s=left, memory_bytes=args.memory, disk_bytes=args.disk_limit,
-                                disk_files=DISK_FILES)
+        limits = sandbox.Limits(wall_s=left, memory_bytes=args.memory, resident_bytes=args.memory,
+                                disk_bytes=args.disk_limit, disk_files=DISK_FILES)
         compiling = command[0] == "cmake"
         if compiling:  # cmake --build work/build, as the build's files name it
             command = [str(work / "build") if part == str(build) else part for part in command]
@@ -251,6 +251,8 @@ def limited_runner(work: pathlib.Path, args, deadline: float, slot: pathlib.Path
                            extra_env={**env, **(variables or {})}, watch=build, watch_base=base)
         if done.disk:
             raise Stopped(f"its build {done.disk}, and was stopped")
+        if done.memory:
+            raise Stopped(f"its processes {done.memory}, and were stopped")
         if done.timed_out:
             raise Stopped(f"ran past the time limit of a submission ({args.submission_timeout:.0f} s)")
         return done.returncode, done.output
@@ -294,7 +296,8 @@ def arguments() -> argparse.Namespace:
                         help="grade only the steps whose label matches this regex (L01, cudasim)")
     parser.add_argument("--test-timeout", type=int, default=60, help="seconds per test (60)")
     parser.add_argument("--submission-timeout", type=float, default=1800, help="seconds per submission (1800)")
-    parser.add_argument("--memory", type=int, default=8 << 30, help="bytes of address space per process (8 GiB)")
+    parser.add_argument("--memory", type=int, default=8 << 30, help="bytes of address space per process, and of resident memory of a "
+                        "submission's processes together (8 GiB)")
     parser.add_argument("--disk-limit", type=int, default=2 << 30,
                         help="bytes a submission's build may add to the build folder (2 GiB)")
     parser.add_argument("--output-limit", type=int, default=8 << 20, help="bytes of output per test (8 MiB)")
@@ -306,7 +309,7 @@ def arguments() -> argparse.Namespace:
                              "the same course, -L, --hidden-seed and --test-timeout)")
     parser.add_argument("--unsafe", action="store_true",
                         help="grade where bubblewrap cannot make a sandbox (refused otherwise): "
-                             "student code then runs as nobody when grading as root, else as you, "
+                             f"student code then runs as the user {sandbox.STUDENT} when grading as root, else as you, "
                              "and sees every file that user may read: the answers are not hidden")
     parser.add_argument("-P", "--parallel", type=int, default=1,
                         help="submissions graded at once, each in its own sandbox and build (1)")
@@ -399,19 +402,24 @@ def refused(args, out: pathlib.Path, folder: pathlib.Path) -> str:
 
 def choose_sandbox(args) -> tuple:
     """(bubblewrap usable, why grading is refused or ""): without bubblewrap, only with --unsafe,
-    as the user nobody when run as root, one submission at a time."""
+    as the student's own user when run as root (sandbox.student()), one submission at a time."""
     usable, why_not = sandbox.available()
     if not usable and not args.unsafe:
         return usable, (f"no sandbox: {why_not}. Grading runs every student's code; without bubblewrap it "
                         "would see this machine's files and run with the limits alone. Install bubblewrap "
                         "where user namespaces are allowed, or pass --unsafe to grade without it (student "
-                        "code then runs as the user nobody when grading as root)")
-    if not usable:  # --unsafe: as root, the user nobody (who owns nothing) and the limits
+                        f"code then runs as the user {sandbox.STUDENT} when grading as root)")
+    if not usable:  # --unsafe: as root, the student's user (who owns nothing else) and the limits
         sandbox.set_mode("user" if os.geteuid() == 0 else "off")
+    if sandbox.as_student():
+        try:
+            sandbox.student()
+        except RuntimeError as error:
+            return usable, str(error)
     print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else
           f"no sandbox (--unsafe): {why_not}; grading goes on "
-          + ("as the user nobody, with the limits" if os.geteuid() == 0 else "with the limits alone"),
-          flush=True)
+          + (f"as the user {sandbox.STUDENT}, with the limits" if os.geteuid() == 0 else
+             "with the limits alone"), flush=True)
     if args.parallel < 1 or (args.parallel > 1 and not usable):
         return usable, (f"-P {args.parallel}: " + ("at least 1" if args.parallel < 1 else
                         "grading in parallel needs the bubblewrap sandbox (each submission's build is seen "
@@ -433,7 +441,7 @@ def work_folder(args, usable: bool) -> tuple:
     elif args.work:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-    work.chmod(0o755)  # the tests run as another user (nobody) when grading as root
+    work.chmod(0o755)  # the tests run as another user (sandbox.STUDENT) when grading as root
     return work, readable_in_sandbox(work) if usable or sandbox.mode() == "user" else ""
 
 

@@ -12,14 +12,15 @@ for each submission, /autograder/run_autograder.
          build, grader/class/grade_class.py) and grades the stubs (they must score 0).
   run    finds the exercise files in /autograder/submission (wherever they lie, and in a zip
          inside it: grader/class/submissions.py's gather), grades them as the class grader grades a
-         submission (its runners compiled and run in the sandbox, as the user nobody; the
+         submission (its runners compiled and run in the sandbox, as the user andrea-student; the
          course's test programs decide), and writes /autograder/results/results.json: a test
          per step, the public tests "visible" and the hidden ones "after_due_date", what was not
          taken from the upload and why. Whatever happens, a results.json is written.
 
 The sandbox: bubblewrap where the container lets it make namespaces; where not (Gradescope's
-containers, as a rule), the user nobody, the cleared environment and the limits, with what
-nobody may not read (the solutions, the hidden tests, the base build) made readable by root
+containers, as a rule), the user andrea-student (sandbox.student()), the cleared environment
+and the limits, with what that user may not read (the solutions, the hidden tests, the base
+build) made readable by root
 alone (ANDREA_AUTOGRADER_SANDBOX=user chooses that one). ANDREA_AUTOGRADER_ROOT (default
 /autograder) lets CI lay out a Gradescope root anywhere.
 """
@@ -71,7 +72,7 @@ def setup() -> int:
     """Builds the course once with the stubs into the work folder and grades the stubs."""
     args = settings()
     work = autograder() / "work"
-    if os.geteuid() == 0:  # the user nobody compiles from the course: it must reach it
+    if os.geteuid() == 0:  # the student's user compiles from the course: it must reach it
         for folder in (autograder(), ROOT):
             folder.chmod(folder.stat().st_mode | 0o005)
     shutil.rmtree(work, ignore_errors=True)
@@ -104,7 +105,8 @@ def stop(signum, _frame):
 
 
 def lock(paths: str) -> None:
-    """Where no bubblewrap can hide them: what nobody may not read, made root's alone."""
+    """Where no bubblewrap can hide them: what the student's user may not read, made root's
+    alone."""
     for name in paths.split(":"):
         path = pathlib.Path(name)
         if path.exists() and not path.is_symlink():
@@ -113,7 +115,7 @@ def lock(paths: str) -> None:
 
 
 def choose_sandbox() -> str:
-    """bubblewrap where it works; else, run as root, the user nobody ("user"); else the limits
+    """bubblewrap where it works; else, run as root, the student's user ("user"); else the limits
     alone ("off")."""
     wanted = os.environ.get("ANDREA_AUTOGRADER_SANDBOX", "")
     if wanted not in ("", "bwrap", "user", "off"):

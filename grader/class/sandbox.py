@@ -3,11 +3,14 @@ network, read-only but for the folders named, its own process tree; setrlimit li
 its wall time here and keeping a bounded part of its output (the rest is read and dropped).
 
 `available()` says whether a bubblewrap sandbox can be made on this machine, and why not; where
-none can, `environment()` turns it off and the limits alone apply.
+none can, `environment()` turns it off and the limits alone apply. Run as root, student code
+runs as a user of its own, STUDENT (`student()` makes it), who owns nothing else on the machine.
 """
 import dataclasses
+import functools
 import os
 import pathlib
+import pwd
 import selectors
 import shutil
 import signal
@@ -15,7 +18,7 @@ import subprocess
 import time
 
 OUTPUT_KEPT = 256 * 1024          # bytes of output kept from one command
-NOBODY = 65534
+STUDENT = "andrea-student"        # the user student code runs as, when the grader is root
 
 
 SCRIPT = pathlib.Path(__file__).resolve().parent / "sandbox.sh"
@@ -25,7 +28,8 @@ SCRIPT = pathlib.Path(__file__).resolve().parent / "sandbox.sh"
 class Limits:
     wall_s: float = 600.0             # the whole command
     memory_bytes: int = 8 << 30       # address space of each process
-    processes: int = 256              # processes and threads
+    resident_bytes: int = 0           # resident memory of all its processes together (0: not watched)
+    processes: int = 64               # processes and threads
     file_bytes: int = 1 << 30         # the largest file a process may write
     tmp_bytes: int = 256 << 20        # the sandbox's private /tmp
     disk_bytes: int = 0               # bytes the watched folder may grow by (0: not watched)
@@ -40,6 +44,7 @@ class Result:
     seconds: float
     output_bytes: int                 # all the command wrote, kept or not
     disk: str = ""                    # why it was stopped for what it wrote into the watched folder
+    memory: str = ""                  # why it was stopped for the memory its processes held
 
     @property
     def flooded(self) -> bool:
@@ -68,7 +73,7 @@ _MODE = None
 
 
 def set_mode(mode: str) -> None:
-    """"bwrap", "user" (no bubblewrap: the user nobody and the limits; what nobody may not read
+    """"bwrap", "user" (no bubblewrap: the user STUDENT and the limits; what STUDENT may not read
     is the caller's to hide, by its permissions) or "off" (the limits alone)."""
     global _MODE
     _MODE = mode
@@ -79,14 +84,42 @@ def mode() -> str:
     return _MODE or ("bwrap" if available()[0] else "off")
 
 
+@functools.cache
+def student() -> tuple:
+    """(uid, gid) of the user STUDENT, made the first time (useradd --system: no home, no login
+    shell). Student code runs as this user when the grader is root: it owns nothing else, so
+    the process limit counts the submission's processes alone, and sweep() may end every
+    process of it. Raises RuntimeError, with useradd's reason, when the user cannot be made."""
+    try:
+        entry = pwd.getpwnam(STUDENT)
+    except KeyError:
+        done = subprocess.run(["useradd", "--system", "--user-group", "--no-create-home",
+                               "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
+                               STUDENT], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"cannot make the user {STUDENT}, whom student code runs as: "
+                               f"useradd: {done.stderr.strip() or done.returncode}") from None
+        entry = pwd.getpwnam(STUDENT)
+    return entry.pw_uid, entry.pw_gid
+
+
+def as_student() -> bool:
+    """Does student code run as STUDENT? When the grader is root, in a sandbox of any kind."""
+    return os.geteuid() == 0 and mode() != "off"
+
+
 def environment(limits: Limits) -> dict:
     """The environment sandbox.sh reads its limits from (its children inherit it: ctest, then
-    the test programs it starts through sandbox.sh)."""
+    the test programs it starts through sandbox.sh), and the user it runs student code as."""
     processes = limits.processes
     if os.geteuid() != 0:  # the limit counts every process of this user, not only the sandbox's
         processes += sum(1 for p in pathlib.Path("/proc").iterdir()
                          if p.name.isdigit() and _owner(p) == os.geteuid())
-    return {**os.environ, "ANDREA_SANDBOX": {"bwrap": "on"}.get(mode(), mode()),
+    user = {}
+    if as_student():
+        uid, gid = student()
+        user = {"ANDREA_SANDBOX_UID": str(uid), "ANDREA_SANDBOX_GID": str(gid)}
+    return {**os.environ, **user, "ANDREA_SANDBOX": {"bwrap": "on"}.get(mode(), mode()),
             "ANDREA_SANDBOX_MEMORY": str(limits.memory_bytes),
             "ANDREA_SANDBOX_PROCESSES": str(processes),
             "ANDREA_SANDBOX_FILE": str(limits.file_bytes),
@@ -101,11 +134,12 @@ def _owner(path: pathlib.Path) -> int:
 
 
 def prepare(folder: pathlib.Path) -> None:
-    """Makes a folder writable inside the sandbox (owned by nobody when running as root)."""
-    if os.geteuid() == 0 and mode() != "off":
+    """Makes a folder writable inside the sandbox (owned by STUDENT when running as root)."""
+    if as_student():
+        uid, gid = student()
         for path in [folder, *folder.rglob("*")]:
             if not path.is_symlink():
-                os.chown(path, NOBODY, NOBODY)
+                os.chown(path, uid, gid)
 
 
 def usage(folder: pathlib.Path) -> tuple:
@@ -128,17 +162,19 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     trusted commands such as cmake --build, whose compilers write anywhere), killing its
     whole process group at limits.wall_s, or when the folder watch (its build folder) grows by
     more than limits.disk_bytes or limits.disk_files since watch_base (bytes, files; default: what
-    it held at the start), looked at every 2 s: no file system quota is needed. Returns its status and its first OUTPUT_KEPT bytes of output (stdout and stderr
-    together)."""
+    it held at the start), looked at every 2 s: no file system quota is needed; or when its
+    processes hold more than limits.resident_bytes of memory together (resident(), looked at
+    every 0.5 s: no cgroup is needed). Returns its status and its first OUTPUT_KEPT bytes of
+    output (stdout and stderr together)."""
     command = [str(SCRIPT), *(["-n"] if not sandboxed else []),
                *[a for path in writable for a in ("-w", str(path))], "--", *argv]
     env = {**environment(limits), **(extra_env or {})}
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
-    kept, total, timed_out, disk = bytearray(), 0, False, ""
+    kept, total, timed_out, disk, memory = bytearray(), 0, False, "", ""
     base = watch_base or (usage(watch) if watch else (0, 0))
-    looked = start
+    looked = weighed = start
     with selectors.DefaultSelector() as selector:
         selector.register(process.stdout, selectors.EVENT_READ)
         while True:
@@ -152,14 +188,20 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
                 disk = over(size - base[0], files - base[1], limits)
                 if disk:
                     break
-            if not selector.select(timeout=min(left, 1.0)):
+            if limits.resident_bytes and time.monotonic() - weighed >= 0.5:
+                weighed = time.monotonic()
+                if resident(process.pid) > limits.resident_bytes:
+                    memory = (f"held more than {limits.resident_bytes >> 20:,} MiB of memory "
+                              "together")
+                    break
+            if not selector.select(timeout=min(left, 0.5)):
                 continue
             chunk = os.read(process.stdout.fileno(), 65536)
             if not chunk:  # every writer closed the pipe: the command has ended, or is ending
                 break
             total += len(chunk)
             kept += chunk[:max(0, OUTPUT_KEPT - len(kept))]
-    if not timed_out and not disk:
+    if not timed_out and not disk and not memory:
         try:
             process.wait(timeout=max(0.1, limits.wall_s - (time.monotonic() - start)))
         except subprocess.TimeoutExpired:
@@ -169,7 +211,7 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     returncode = process.wait()
     process.stdout.close()
     return Result(returncode, kept.decode(errors="replace"), timed_out,
-                  time.monotonic() - start, total, disk)
+                  time.monotonic() - start, total, disk, memory)
 
 
 def over(grown_bytes: int, new_files: int, limits: Limits) -> str:
@@ -181,22 +223,53 @@ def over(grown_bytes: int, new_files: int, limits: Limits) -> str:
     return ""
 
 
+def resident(pid: int) -> int:
+    """Bytes of resident memory (RSS, /proc/PID/statm) of the process pid, of every process
+    below it (a runner's children, a daemon inside bubblewrap's own process tree), and, when
+    student code runs as STUDENT, of every process of that user (a daemon that left the tree).
+    Shared pages count once per process that maps them: the sum errs high, never low."""
+    parent, owner = {}, {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                owner[int(entry.name)] = entry.stat().st_uid
+            except (OSError, IndexError, ValueError):
+                pass
+    below = {pid}
+    for _ in range(len(parent)):  # a process is below pid when its parent is
+        grown = {p for p, up in parent.items() if up in below} - below
+        if not grown:
+            break
+        below |= grown
+    if as_student():
+        below |= {p for p, uid in owner.items() if uid == student()[0]}
+    total = 0
+    for p in below:
+        try:
+            total += int(pathlib.Path(f"/proc/{p}/statm").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total * os.sysconf("SC_PAGE_SIZE")
+
+
 SWEPT = (pathlib.Path("/tmp"), pathlib.Path("/var/tmp"), pathlib.Path("/dev/shm"))
 
 
 def sweep(folders=SWEPT) -> None:
-    """In "user" mode (root, no bubblewrap: student code runs as the user nobody, one submission
-    at a time), what the command left behind outside its process group: every process of the
-    user nobody (a double fork and setsid() leave the group) killed, and what nobody made at the
+    """In "user" mode (root, no bubblewrap: student code runs as the user STUDENT, one submission
+    at a time), what the command left behind outside its process group: every process of
+    STUDENT (a double fork and setsid() leave the group) killed, and what STUDENT made at the
     top of the shared folders (/tmp, /var/tmp, /dev/shm) removed, so that nothing of one program
-    reaches the next, a hidden one included. The user nobody owns nothing of its own on a grading
-    machine, so whatever it owns there was the submission's. Under bubblewrap, the sandbox's
-    process tree and its /tmp end with it: nothing to do."""
+    reaches the next, a hidden one included. STUDENT owns nothing else on the machine, so
+    whatever it owns there was the submission's. Under bubblewrap, the sandbox's process tree
+    and its /tmp end with it: nothing to do."""
     if mode() != "user" or os.geteuid() != 0:
         return
+    uid = student()[0]
     for _ in range(10):  # a process may fork between the look and the kill: look again
         left = [int(p.name) for p in pathlib.Path("/proc").iterdir()
-                if p.name.isdigit() and _owner(p) == NOBODY]
+                if p.name.isdigit() and _owner(p) == uid]
         if not left:
             break
         for pid in left:
@@ -208,7 +281,7 @@ def sweep(folders=SWEPT) -> None:
     for folder in folders:
         for path in folder.iterdir() if folder.is_dir() else []:  # dot files too
             try:
-                if path.lstat().st_uid != NOBODY:
+                if path.lstat().st_uid != uid:
                     continue
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path, ignore_errors=True)

@@ -9,20 +9,21 @@
 # course's solutions, the hidden tests, the base build, the other submissions, the results)
 # replaced by empty ones. Its environment holds only PATH, the locale, the CPU layer's and the
 # sanitizers' settings: not the grader's (no hidden seed). Run as root, the command runs as the
-# user nobody, who owns nothing, so that the process-count limit holds. Limits (setrlimit
+# user ANDREA_SANDBOX_UID, ANDREA_SANDBOX_GID (sandbox.py: andrea-student, made for it, who owns
+# nothing else; nobody when unset), so that the process-count limit holds. Limits (setrlimit
 # through util-linux's prlimit), from the environment: ANDREA_SANDBOX_MEMORY bytes of address
-# space per process (8 GiB), ANDREA_SANDBOX_PROCESSES processes and threads (256),
+# space per process (8 GiB), ANDREA_SANDBOX_PROCESSES processes and threads (64),
 # ANDREA_SANDBOX_FILE bytes in one file (1 GiB), ANDREA_SANDBOX_TMP bytes in /tmp (256 MiB); no
 # core files. ANDREA_SANDBOX_READ: folders under /tmp to keep visible (read-only) over the
 # private /tmp (this script's folder always is).
 # -n, or ANDREA_SANDBOX=off (grader/class/sandbox.py sets it where bubblewrap cannot work): the
 # limits alone (-n for the command only: what it starts through sandbox.sh is sandboxed).
-# ANDREA_SANDBOX=user: no bubblewrap, but the user nobody (when run as root), the cleared
+# ANDREA_SANDBOX=user: no bubblewrap, but the student's user (when run as root), the cleared
 # environment and the limits (the Gradescope autograder where its container allows no more).
 set -eu
 if [ "${1:-}" = --inside ]; then  # in the sandbox, or -n: the limits, then the command
   shift
-  exec prlimit "--as=${ANDREA_SANDBOX_MEMORY:-8589934592}" "--nproc=${ANDREA_SANDBOX_PROCESSES:-256}" \
+  exec prlimit "--as=${ANDREA_SANDBOX_MEMORY:-8589934592}" "--nproc=${ANDREA_SANDBOX_PROCESSES:-64}" \
     "--fsize=${ANDREA_SANDBOX_FILE:-1073741824}" --core=0 -- "$@"
 fi
 
@@ -62,16 +63,16 @@ kept="PATH=${PATH:-/usr/bin:/bin} TMPDIR=/tmp HOME=/tmp"
 for name in $(env | sed -n 's/^\(LANG\|LC_ALL\|CUDASIM_[A-Z_]*\|[AUL]SAN_OPTIONS\|ANDREA_SANDBOX_MEMORY\|ANDREA_SANDBOX_PROCESSES\|ANDREA_SANDBOX_FILE\)=.*/\1/p'); do
   kept="$kept $name=$(printenv "$name")"
 done
-as_nobody=""
+as_student=""
 if [ "$(id -u)" = 0 ]; then  # root ignores the process limit
-  as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  as_student="setpriv --reuid=${ANDREA_SANDBOX_UID:-65534} --regid=${ANDREA_SANDBOX_GID:-65534} --clear-groups"
 fi
 if [ "${ANDREA_SANDBOX:-on}" = user ]; then
-  # No bubblewrap (a container that cannot make namespaces, as on Gradescope): the user nobody,
-  # the cleared environment and the limits; what nobody may not read is hidden by its
+  # No bubblewrap (a container that cannot make namespaces, as on Gradescope): the student's
+  # user, the cleared environment and the limits; what that user may not read is hidden by its
   # permissions (grader/class/gradescope.py), not by this script.
-  # shellcheck disable=SC2086  # $as_nobody and $kept are lists of words
-  exec $as_nobody env -i $kept "$0" --inside "$@"
+  # shellcheck disable=SC2086  # $as_student and $kept are lists of words
+  exec $as_student env -i $kept "$0" --inside "$@"
 fi
 for path in $(echo "${ANDREA_SANDBOX_HIDE:-}" | tr ':' ' '); do  # after the binds: over them
   if [ -d "$path" ]; then
@@ -101,7 +102,7 @@ for path in /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/alternatives
             /etc/group /etc/nsswitch.conf /etc/localtime; do
   if [ -e "$path" ]; then system="$system --ro-bind $path $path"; fi
 done
-# shellcheck disable=SC2086  # $as_nobody, $system, $binds and $setenv are lists of words
-exec $as_nobody bwrap $system --dev /dev --proc /proc \
+# shellcheck disable=SC2086  # $as_student, $system, $binds and $setenv are lists of words
+exec $as_student bwrap $system --dev /dev --proc /proc \
   --size "${ANDREA_SANDBOX_TMP:-268435456}" --tmpfs /tmp $binds $setenv \
   --unshare-all --die-with-parent --new-session -- "$0" --inside "$@"

@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/class/ada"
-chmod 755 "$work" "$work/bin"  # the probe may run as the user nobody
+chmod 755 "$work" "$work/bin"  # the probe may run as the student's user
 printf '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n' > "$work/bin/bwrap"
 chmod +x "$work/bin/bwrap"
 echo "// a submission" > "$work/class/ada/lookup.cpp"
