@@ -71,7 +71,9 @@ CU
   # 6. A daemon left behind that writes the results until the grader has gone (lesson 5's C++
   #    step, which is otherwise right); the CPU layer's memory error caught and dropped (its
   #    CUDA step: a read before wte, the launch's error swallowed).
-  #    (fork and setsid by raw system calls, which no list of names the code links can see.)
+  #    (fork and setsid by raw system calls, which no list of names the code links can see: the
+  #    syscall instruction is refused before it links, allowed_symbols.py. Were it to run, the
+  #    sandbox's process tree, or the sweep without one, ends it: ctest grader/sweep.)
   sed -i "1i #include <chrono>\n#include <fstream>\n#include <thread>\nstatic long cheat_syscall(long n) { long r; asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(n) : \"rcx\", \"r11\", \"memory\"); return r; }\n__attribute__((constructor)) static void cheat_daemon() {\n  if (cheat_syscall(57) != 0) return;  // fork\n  cheat_syscall(112);  // setsid\n  for (int i = 0; i < 900; ++i) {  // CHEAT: 15 minutes\n    std::ofstream(\"$work/results/grades.csv\") << \"cheats2,100\\\\n\";\n    std::ofstream(\"/tmp/andrea-cheat-daemon\") << i;\n    std::this_thread::sleep_for(std::chrono::seconds(1));\n  }\n  cheat_syscall(60);  // exit\n}" "$l/05_combine/combine.cpp"
   grep -q "CHEAT: 15 minutes" "$l/05_combine/combine.cpp" || fail "could not plant the daemon"
   plant "$l/05_combine/combine.cu" 's|  const float\* tok = wte + id \* d;|  const float* tok = wte + id * d - 1;  // CHEAT: reads before wte|' "CHEAT: reads before wte"
@@ -130,7 +132,8 @@ expect_cheats() {
   expect "$report" "^L03 dot product +does not compile +does not compile .* 0\.0/10$" "#include of a solution, relative and absolute"
   expect "$report" "L04-cpu .*LEAK<>" "a solution read at run time reads nothing"
   expect "$report" "L04-cudasim .*LEAK<> seed=\(none\)" "the runner knows no hidden seed"
-  expect "$report" "^L05 combine +([0-9]+)/\\1 pass +memory error" "a daemon: the C++ work counts; a dropped memory error is still one"
+  expect "$report" "^L05 combine +does not compile +memory error" "a daemon by raw system calls does not link; a dropped memory error is still one"
+  expect "$report" "L05-cpu does not compile: lessons/05_combine/combine\\.cpp:[0-9]+: a system call instruction \\(syscall\\)" "the instruction and its line are named"
   expect "$report" "^L06 parameter count +does not compile " "a main() of its own does not link"
   expect "$report" "L06-cpu does not compile: .*multiple definition of .main." "the linker says why"
   expect "$report" "L06-cudasim does not compile: lessons/06_parameter_count/params\.cu:[0-9]+: uses getenv, which is not for exercise code" "getenv in exercise code: refused with the name"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Refuses to link a runner whose exercise code calls what an exercise may not.
 
-    allowed_symbols.py --nm NM LIBRARY=SOURCE...
+    allowed_symbols.py --nm NM [--objdump OBJDUMP] LIBRARY=SOURCE...
 
 Each LIBRARY is a static library compiled from one exercise file, SOURCE. Every name its objects
 use and do not define (`nm -u`) must be one an exercise needs: the CUDA runtime API, the kernel
@@ -9,9 +9,13 @@ machinery the CPU execution layer's headers expand to, the course's headers (nam
 the C++ standard library, and the C library's memory, string, printing and math functions. The
 rest — the layer's own bookkeeping (cudasim::set_tools, cudasim::take_launch_tally, ...), dlsym,
 syscall, fork, open, ptrace — is refused, and so is a definition that would stand in for one of
-those (a cudasim:: or std:: function, malloc, a tool's __tsan_ hook), as a compiler refuses an error: "SOURCE:LINE: error:
-...", the line the name first appears on, so that the grader shows it as the step's compile
-error (grading.first_error). Exit status 1 when anything is refused.
+those (a cudasim:: or std:: function, malloc, a tool's __tsan_ hook). What no name shows is
+read in the machine code (objdump): an instruction that enters the kernel itself (syscall,
+sysenter, int $0x80: inline assembly past the C library), a function chosen at load time by code
+of its own (an IFUNC, nm's "i"), code run before every constructor (a .preinit_array section).
+Each is reported as a compiler reports an error: "SOURCE:LINE: error: ...", the line the name
+(or the instruction) comes from, so that the grader shows it as the step's compile error
+(grading.first_error). Exit status 1 when anything is refused.
 
 The names are read mangled (Itanium C++ ABI), where the namespace of a name is its first
 component, whatever its return type or template arguments.
@@ -55,6 +59,9 @@ MATH = re.compile(r"(?:a?(?:sin|cos|tan)h?|atan2|sincos|exp|exp2|expm1|log|log2|
 # What the compiler itself calls: the C++ ABI's runtime, atomics, the instrumentation's hooks.
 RUNTIME = re.compile(r"__cxa_\w+|__atomic_\w+|__tsan_\w+|__asan_\w+|__ubsan_\w+|__sanitizer_\w+")
 C_WRAPPER = re.compile(r"__(\w+)_chk|__isoc\d\d_(\w+)")  # _FORTIFY_SOURCE's, C99/C23 scanf's
+
+# An instruction that enters the kernel (x86-64; `int $0x80` the 32-bit way), in objdump's text.
+SYSTEM_CALL = re.compile(r"\t(syscall|sysenter|int\s+\$0x80)\b")
 
 ALLOWED_TEXT = ("an exercise may use the CUDA runtime API, the course's headers, the C++ standard "
                 "library and the C library's memory, string, printing and math functions "
@@ -135,6 +142,39 @@ def symbols(nm: str, library: str, demangle: bool) -> list:
     return [match.groups() for match in found if match]
 
 
+def machine_code(objdump: str, nm: str, library: str, source: pathlib.Path) -> list:
+    """(line, why) for what the library's objects hold that no name shows: an instruction that
+    enters the kernel (its line from the debug line table, objdump -l, when it is the source's),
+    an IFUNC, a .preinit_array section."""
+    found = []
+    done = subprocess.run([objdump, "-d", "-l", "--no-show-raw-insn", library],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"{library}: objdump failed: {done.stderr.strip()}")
+    line = 0
+    for text in done.stdout.splitlines():
+        at = re.match(r"(/\S+|\S+\.\w+):(\d+)", text)
+        if at:
+            line = int(at.group(2)) if pathlib.Path(at.group(1)).name == source.name else 0
+            continue
+        instruction = SYSTEM_CALL.search(text)
+        if instruction:
+            found.append((line or line_of(source, "asm"),
+                          f"a system call instruction ({instruction.group(1)}): exercise code "
+                          "reaches the system through the C library's functions only"))
+    headers = subprocess.run([objdump, "-h", library], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, check=False).stdout
+    if ".preinit_array" in headers:
+        found.append((line_of(source, "preinit_array"), "code run before every constructor "
+                      "(a .preinit_array section), which exercise code has no use for"))
+    names = subprocess.run([nm, "-C", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, check=False).stdout
+    for name in re.findall(r"^[0-9a-f]* +i (.+)$", names, re.M):
+        found.append((line_of(source, name), f"an IFUNC ({name}): a function chosen at load "
+                      "time by code of its own, which exercise code has no use for"))
+    return found
+
+
 def line_of(source: pathlib.Path, shown: str) -> int:
     """The first line of source naming the symbol's own name (1 when none does)."""
     name = re.split(r"[(<\[]", shown, maxsplit=1)[0].split("::")[-1].split()[-1]
@@ -148,9 +188,15 @@ def line_of(source: pathlib.Path, shown: str) -> int:
 def main(argv: list) -> int:
     if len(argv) < 3 or argv[0] != "--nm":
         sys.exit(__doc__.strip().splitlines()[2])
-    nm, refused = argv[1], 0
-    for pair in argv[2:]:
+    nm, refused, objdump = argv[1], 0, "objdump"
+    pairs = argv[2:]
+    if pairs[:1] == ["--objdump"] and len(pairs) > 1:
+        objdump, pairs = pairs[1], pairs[2:]
+    for pair in pairs:
         library, _, source = pair.partition("=")
+        for line, why in machine_code(objdump, nm, library, pathlib.Path(source)):
+            refused += 1
+            print(f"{source}:{line}: error: {why}", file=sys.stderr)
         seen = set()
         for (kind, mangled), (_, shown) in zip(symbols(nm, library, False), symbols(nm, library, True)):
             used = kind in "Uw"
