@@ -40,6 +40,32 @@ bool passed_on(std::string_view entry) {
   return false;
 }
 
+/// From the head of an AddressSanitizer report (its "ERROR: AddressSanitizer: ..." line and the
+/// stack below it), what a student needs: the error, the access and the first frame in their
+/// lesson's files: "AddressSanitizer: heap-buffer-overflow (READ of size 4) at
+/// lessons/01_lookup/lookup.cpp:19". "" when the report names no line of lessons/.
+std::string sanitizer_summary(const std::string& report) {
+  std::istringstream lines(report);
+  std::string line, error, access, where;
+  while (std::getline(lines, line) && where.empty()) {
+    if (const std::size_t at = line.find("ERROR: AddressSanitizer: "); at != std::string::npos) {
+      error = line.substr(at + 25);
+      error.resize(std::min(error.find(' '), error.size()));
+    } else if (access.empty() && (line.starts_with("READ of size ") ||
+                                  line.starts_with("WRITE of size "))) {
+      access = line.substr(0, line.find(" at "));
+    } else if (const std::size_t at = line.find("/lessons/");
+               at != std::string::npos && line.find(" in ") != std::string::npos) {
+      where = line.substr(at + 1);  // lessons/NN_topic/file:LINE[:COLUMN]
+      const std::size_t first = where.find(':');
+      const std::size_t second = where.find(':', first + 1);
+      if (second != std::string::npos) where.resize(second);
+    }
+  }
+  if (error.empty() || where.empty()) return {};
+  return "AddressSanitizer: " + error + (access.empty() ? "" : " (" + access + ")") + " at " + where;
+}
+
 std::string signal_name(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return abbrev != nullptr ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
@@ -157,6 +183,7 @@ class Process {
     pid_ = pid, requests_ = to[1], answers_ = from[0], output_ = out[0];
     ::fcntl(requests_, F_SETFL, O_NONBLOCK);
     output_kept_.clear();
+    sanitizer_report_.clear();
   }
 
   void drain_output() {
@@ -164,6 +191,16 @@ class Process {
     const ssize_t n = ::read(output_, buffer, sizeof buffer);
     if (n <= 0) return;
     output_kept_.append(buffer, static_cast<std::size_t>(n));
+    // An AddressSanitizer report's head names the line; its tail, all the last bytes hold of a
+    // deep stack of long names, does not: kept apart from where it starts.
+    if (sanitizer_report_.empty()) {
+      const std::size_t from = output_kept_.size() - std::min<std::size_t>(
+                                   output_kept_.size(), static_cast<std::size_t>(n) + 64);
+      const std::size_t at = output_kept_.find("ERROR: AddressSanitizer", from);
+      if (at != std::string::npos) sanitizer_report_ = output_kept_.substr(at);
+    } else if (sanitizer_report_.size() < 2 * kKeptOutput) {
+      sanitizer_report_.append(buffer, static_cast<std::size_t>(n));
+    }
     if (output_kept_.size() > 2 * kKeptOutput)
       output_kept_.erase(0, output_kept_.size() - kKeptOutput);
   }
@@ -202,11 +239,16 @@ class Process {
                            ? output_kept_.substr(output_kept_.size() - kKeptOutput)
                            : output_kept_;
     while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+    if (const std::string summary = sanitizer_summary(sanitizer_report_); !summary.empty()) {
+      said = summary;
+    } else if (!said.empty()) {
+      said = "its last output: " + said;
+    }
     // A hidden test's program (the only one the grader gives the seed) never quotes the runner:
     // what the student's code printed could be the hidden inputs, for the report to show.
     if (std::getenv("ANDREA_HIDDEN_SEED") != nullptr) said.clear();
     throw RunnerError("the piece runner (your code) " + how + " during " + std::string(piece) +
-                      "(): the call fails" + (said.empty() ? "" : "; its last output: " + said));
+                      "(): the call fails" + (said.empty() ? "" : "; " + said));
   }
 
   void stop() {
@@ -222,6 +264,7 @@ class Process {
   pid_t pid_ = -1;
   int requests_ = -1, answers_ = -1, output_ = -1;
   std::string output_kept_;
+  std::string sanitizer_report_;  // from "ERROR: AddressSanitizer" on, at most 8 KiB
 };
 
 }  // namespace
