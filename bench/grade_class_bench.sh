@@ -18,7 +18,7 @@ work=${2:-$(mktemp -d)}
 [ -n "${2:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-chmod 755 "$work"  # the class grader runs the tests as nobody when run as root
+chmod 755 "$work"  # the class grader runs the tests as andrea-student when run as root
 fail() { echo "grade_class_bench: $*" >&2; exit 1; }
 # shellcheck source=grader/release/planted_bugs.sh
 source "$root/grader/release/planted_bugs.sh"

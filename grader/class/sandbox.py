@@ -163,8 +163,8 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     whole process group at limits.wall_s, or when the folder watch (its build folder) grows by
     more than limits.disk_bytes or limits.disk_files since watch_base (bytes, files; default: what
     it held at the start), looked at every 2 s: no file system quota is needed; or when its
-    processes hold more than limits.resident_bytes of memory together (resident(), looked at
-    every 0.5 s: no cgroup is needed). Returns its status and its first OUTPUT_KEPT bytes of
+    student code's processes hold more than limits.resident_bytes of memory together
+    (resident(), looked at every 0.5 s: no cgroup is needed). Returns its status and its first OUTPUT_KEPT bytes of
     output (stdout and stderr together)."""
     command = [str(SCRIPT), *(["-n"] if not sandboxed else []),
                *[a for path in writable for a in ("-w", str(path))], "--", *argv]
@@ -190,7 +190,7 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
                     break
             if limits.resident_bytes and time.monotonic() - weighed >= 0.5:
                 weighed = time.monotonic()
-                if resident(process.pid) > limits.resident_bytes:
+                if resident(process.pid, trusted=not sandboxed) > limits.resident_bytes:
                     memory = (f"held more than {limits.resident_bytes >> 20:,} MiB of memory "
                               "together")
                     break
@@ -223,29 +223,45 @@ def over(grown_bytes: int, new_files: int, limits: Limits) -> str:
     return ""
 
 
-def resident(pid: int) -> int:
-    """Bytes of resident memory (RSS, /proc/PID/statm) of the process pid, of every process
-    below it (a runner's children, a daemon inside bubblewrap's own process tree), and, when
-    student code runs as STUDENT, of every process of that user (a daemon that left the tree).
-    Shared pages count once per process that maps them: the sum errs high, never low."""
-    parent, owner = {}, {}
+def resident(pid: int, trusted: bool) -> int:
+    """Bytes of resident memory (RSS, /proc/PID/statm) of student code started by the command
+    pid: when the command is itself trusted (a test program, which starts sandboxed runners),
+    only what runs below it in a sandbox; else the command and everything below it. As root,
+    student code is what runs as STUDENT (below pid; in "user" mode, one submission at a time,
+    every process of STUDENT: a daemon that left the tree too). Not root, under bubblewrap: the
+    trees below each `bwrap` (a runner's sandbox). Shared pages count once per process that maps
+    them: the sum errs high, never low."""
+    parent, owner, name = {}, {}, {}
     for entry in pathlib.Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                owner[int(entry.name)] = entry.stat().st_uid
+                stat = (entry / "stat").read_text()
+                process = int(entry.name)
+                name[process] = stat[stat.index("(") + 1:stat.rindex(")")]
+                parent[process] = int(stat.rsplit(")", 1)[1].split()[1])
+                owner[process] = entry.stat().st_uid
             except (OSError, IndexError, ValueError):
                 pass
-    below = {pid}
-    for _ in range(len(parent)):  # a process is below pid when its parent is
-        grown = {p for p, up in parent.items() if up in below} - below
-        if not grown:
-            break
-        below |= grown
+
+    def below(roots: set) -> set:
+        found = set(roots)
+        for _ in range(len(parent)):  # a process is below a root when its parent is
+            grown = {p for p, up in parent.items() if up in found} - found
+            if not grown:
+                break
+            found |= grown
+        return found
+
+    tree = below({pid})
     if as_student():
-        below |= {p for p, uid in owner.items() if uid == student()[0]}
+        uid = student()[0]
+        counted = {p for p, u in owner.items() if u == uid and (mode() == "user" or p in tree)}
+    elif trusted:
+        counted = below({p for p in tree if name.get(p) == "bwrap"})
+    else:
+        counted = tree
     total = 0
-    for p in below:
+    for p in counted:
         try:
             total += int(pathlib.Path(f"/proc/{p}/statm").read_text().split()[1])
         except (OSError, IndexError, ValueError):

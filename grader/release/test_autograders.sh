@@ -6,7 +6,7 @@
 #        the solutions, in a folder of their own -> 10/10, four tests (C++ and CUDA, each public
 #          "visible" and hidden "after_due_date"), field by field
 #        the stubs -> 0, "not implemented yet"
-#        a lookup.cpp that reads the solution and throws it, under the user-nobody sandbox
+#        a lookup.cpp that reads the solution and throws it, under the andrea-student sandbox
 #          (Gradescope's containers) -> 0 for the C++ step only; no solution text in results.json
 #        a CUDA lookup that writes past its output for the hidden inputs' shapes only -> the
 #          visible half full, the hidden half -2.5 with the memory error
@@ -82,7 +82,7 @@ sum(x["score"] for x in r["tests"]) == 0 and len(r["tests"]) == 4 and all(x["sco
 "not implemented" in r["output"]'
 
 # A solution read at run time and thrown, under the sandbox Gradescope's containers allow: the
-# user nobody, the solutions readable by root alone.
+# user andrea-student, the solutions readable by root alone.
 cp "$work/solutions/01_lookup/lookup.cpp" "$work/solutions/01_lookup/lookup.cu" "$ag/submission/"
 sed -i "0,/^void lookup(.*{\$/s##&\n  { std::ifstream f(\"$ag/source/reference/lookup.cpp\"); std::stringstream s; s << f.rdbuf(); throw std::runtime_error(\"the solution: \" + s.str()); }  // CHEAT#" \
   "$ag/submission/lookup.cpp"

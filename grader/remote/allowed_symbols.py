@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Refuses to link a runner whose exercise code calls what an exercise may not.
 
-    allowed_symbols.py --nm NM [--objdump OBJDUMP] LIBRARY=SOURCE...
+    allowed_symbols.py --nm NM [--objdump=OBJDUMP] LIBRARY=SOURCE...
 
 Each LIBRARY is a static library compiled from one exercise file, SOURCE. Every name its objects
 use and do not define (`nm -u`) must be one an exercise needs: the CUDA runtime API, the kernel
@@ -190,8 +190,8 @@ def main(argv: list) -> int:
         sys.exit(__doc__.strip().splitlines()[2])
     nm, refused, objdump = argv[1], 0, "objdump"
     pairs = argv[2:]
-    if pairs[:1] == ["--objdump"] and len(pairs) > 1:
-        objdump, pairs = pairs[1], pairs[2:]
+    if pairs and pairs[0].startswith("--objdump="):  # empty: objdump from PATH
+        objdump, pairs = pairs[0].partition("=")[2] or objdump, pairs[1:]
     for pair in pairs:
         library, _, source = pair.partition("=")
         for line, why in machine_code(objdump, nm, library, pathlib.Path(source)):

@@ -54,7 +54,7 @@ std::string sanitizer_summary(const std::string& report) {
     } else if (access.empty() && (line.starts_with("READ of size ") ||
                                   line.starts_with("WRITE of size "))) {
       access = line.substr(0, line.find(" at "));
-    } else if (const std::size_t at = line.find("/lessons/");
+    } else if (const std::size_t at = line.rfind("/lessons/");
                at != std::string::npos && line.find(" in ") != std::string::npos) {
       where = line.substr(at + 1);  // lessons/NN_topic/file:LINE[:COLUMN]
       const std::size_t first = where.find(':');

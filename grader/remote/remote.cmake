@@ -52,7 +52,7 @@ function(andrea_remote_runner runner kernel_library)
   endforeach()
   if(NOT kernel_library STREQUAL "andrea_cuda_gpu")
     add_custom_command(TARGET ${runner} PRE_LINK
-      COMMAND ${CUDASIM_PYTHON} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/allowed_symbols.py --nm ${CMAKE_NM} --objdump ${CMAKE_OBJDUMP} ${checked}
+      COMMAND ${CUDASIM_PYTHON} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/allowed_symbols.py --nm ${CMAKE_NM} --objdump=${CMAKE_OBJDUMP} ${checked}
       VERBATIM)
   endif()
   target_include_directories(${runner} PRIVATE ${ANDREA_PIECES_INCLUDE})
