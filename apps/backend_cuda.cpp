@@ -3,11 +3,11 @@
 // run on the CPU), `gpu` the gpu backend (kernels run on the GPU).
 #include "apps/backend.hpp"
 #include "cuda/combine.hpp"
-#include "cuda/device.hpp"
 #include "cuda/device_tables.hpp"
 #include "cuda/dot.hpp"
 #include "cuda/norm.hpp"
 #include "cuda/params.hpp"
+#include "cudasim/gpu_presence.hpp"  // presence(): this flavor's runtime, asked
 
 namespace andrea::cli {
 namespace {
@@ -21,10 +21,7 @@ Backend flavor_backend(bool gpu) {
               : "CUDA kernels (cuda/) on the CPU execution layer (cudasim/)",
           &k::materialize, &k::combine, &k::row_norms, &k::cosine_matrix, &k::dot,
           // Lesson 9's runner on this flavor: the tables stay in device memory for the whole run.
-          &training::runner_of<k::DeviceTables>, [] {
-            std::string reason;
-            return k::device_available(&reason) ? std::string() : reason;
-          }};
+          &training::runner_of<k::DeviceTables>, [] { return ::cudasim::gpu::presence().reason; }};
 }
 
 }  // namespace

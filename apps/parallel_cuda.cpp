@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "apps/parallel_lookup.hpp"
-#include "cuda/device.hpp"
 #include "cuda/vocab_parallel.hpp"
+#include "cudasim/gpu_presence.hpp"  // presence(): this flavor's runtime, asked
 
 namespace andrea::parallel {
 
@@ -15,8 +15,8 @@ LookupBackend this_flavor() {
   namespace k = ::andrea::cuda::ANDREA_CUDA_FLAVOR;
   return {&k::vocab_parallel_lookup, [] {
             // No device: a reason (the run is skipped). A device that fails: an error.
-            k::DevicePresence device = k::device_presence();
-            if (device.kind == k::DevicePresence::broken) throw std::runtime_error(device.reason);
+            const ::cudasim::gpu::Presence device = ::cudasim::gpu::presence();
+            if (device.kind == device.broken) throw std::runtime_error(device.reason);
             return device.reason;
           }};
 }

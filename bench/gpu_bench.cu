@@ -34,6 +34,7 @@
 #include "cuda/device.hpp"
 #include "cuda/lookup.cu"
 #include "cuda/lookup_float4.cu"
+#include "cudasim/gpu_presence.hpp"  // presence(): is there a GPU to measure
 #include "reference/backward.hpp"
 #include "reference/combine.hpp"
 #include "reference/lookup.hpp"
@@ -41,7 +42,7 @@
 namespace {
 
 using namespace andrea;
-using namespace andrea::cuda;  // the kernels, DeviceBuffer, device_available
+using namespace andrea::cuda;  // the kernels, DeviceBuffer, device_name
 
 struct Timer {
   cudaEvent_t start{}, stop{};
@@ -284,12 +285,12 @@ void forward(const Config& c, const Tables& tables, const std::vector<std::int32
 
 int main() {
   // No device: nothing to measure (exit status 0, as before). A device that fails: an error.
-  const DevicePresence device = device_presence();
-  if (device.kind == DevicePresence::none) {
+  const ::cudasim::gpu::Presence device = ::cudasim::gpu::presence();
+  if (device.kind == device.none) {
     std::printf("skipped: %s\n", device.reason.c_str());
     return 0;
   }
-  if (device.kind == DevicePresence::broken) {
+  if (device.kind == device.broken) {
     std::fprintf(stderr, "gpu_bench: %s\n", device.reason.c_str());
     return 1;
   }

@@ -1,18 +1,8 @@
 #include "cuda/device.hpp"
 
-#include <utility>
-
 #include "cuda/runtime.hpp"
 
 ANDREA_CUDA_BEGIN
-
-DevicePresence device_presence() { return ::cudasim::gpu::presence(); }
-
-bool device_available(std::string* reason) {
-  DevicePresence presence = device_presence();
-  *reason = std::move(presence.reason);
-  return presence.kind == DevicePresence::present;
-}
 
 std::string device_name() {
 #if defined(__CUDACC__)

@@ -11,8 +11,9 @@
 //            the runtime, a device in a bad state, ...): fail (exit status 1) with the error's
 //            name and text, never "skipped"
 //
-// Header-only, for nvcc and for g++ through the layer alike (there it always finds its one
-// device). Source of the codes: the CUDA Runtime API, cudaGetDeviceCount and cudaDriverGetVersion.
+// Header-only, for nvcc, for g++ with CUDA's own headers, and for g++ through the layer (there it
+// always finds its one device). Source of the codes: the CUDA Runtime API, cudaGetDeviceCount and
+// cudaDriverGetVersion.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,13 +23,14 @@
 #include <string>
 
 namespace cudasim::gpu {
-// One name, two bodies: a program may link this header's functions compiled by nvcc (the real
-// runtime) and by g++ through the layer. The inline namespace gives each build's copy a name of
-// its own, so the linker never keeps one for both (C++'s one-definition rule).
-#if defined(__CUDACC__)
-inline namespace nvcc_build {
-#else
+// One name, two bodies: a program may link this header's functions compiled against CUDA's own
+// runtime (by nvcc, or by g++ with CUDA's headers) and against the layer's. The inline namespace
+// gives each runtime's copy a name of its own, so the linker never keeps one for both (C++'s
+// one-definition rule). CUDASIM_RUNTIME is the layer's <cuda_runtime.h>.
+#if defined(CUDASIM_RUNTIME)
 inline namespace layer_build {
+#else
+inline namespace cuda_build {
 #endif
 
 struct Presence {
