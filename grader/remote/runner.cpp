@@ -19,6 +19,7 @@
 
 #include "andrea_pieces/headers.inc"  // the pieces' headers (lessons/lessons.json)
 #include "core/errors.hpp"
+#include "grader/remote/confine.hpp"
 #include "grader/remote/serve.hpp"
 #include "tests/support/heap.hpp"
 #if defined(ANDREA_BACKEND_CUDA)
@@ -202,6 +203,15 @@ int main() {
     return 2;
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // what a piece prints, in the order of the calls
+#if !defined(ANDREA_BACKEND_GPU)  // CUDA's driver opens its devices when it is first used
+#if defined(ANDREA_BACKEND_CUDA)
+  cudasim::start_symbolizer();  // a report names its .cu lines, with no process started then
+#endif
+  if (const char* error = confine(); *error != '\0') {
+    std::fprintf(stderr, "the piece runner could not give up its rights (%s)\n", error);
+    return 2;
+  }
+#endif
   for (;;) {
     std::uint64_t length = 0;
     if (!read_all(3, &length, 8)) return 0;  // the test program is done

@@ -43,6 +43,11 @@ bool tools_available();
 /// Where the profile of each launch is printed: stderr unless CUDASIM_PROFILE_FILE names a file
 /// (appended to), or the callback set here (nullptr: back to the default).
 void set_profile_sink(void (*sink)(const std::string& report));
+/// Starts now the symbolizer that names a report's .cu lines (binutils' addr2line on the program
+/// itself), and keeps it running, where it would otherwise run once per report: for a process
+/// that gives up starting others before it reports (the course's piece runner under seccomp).
+/// Without addr2line on the PATH, reports name code addresses, as they do anyway.
+void start_symbolizer();
 
 /// One kind of access of a launch (global load, shared store, ...), as Nsight Compute counts it.
 struct AccessCounts {
