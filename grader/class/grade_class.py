@@ -227,7 +227,7 @@ def readable_in_sandbox(work: pathlib.Path) -> str:
                        extra_env={"ANDREA_SANDBOX_READ": f"{work}:{ROOT}"})
     if done.returncode == 0:
         return ""
-    return (f"the tests run in the sandbox as the user {sandbox.STUDENT}, who cannot read {ROOT} or {work}: "
+    return (f"the tests run in the sandbox as the user {sandbox.student_name()}, who cannot read {ROOT} or {work}: "
             "make their folders readable (chmod o+rx) or grade from another folder")
 
 
@@ -336,10 +336,10 @@ def grade_all(work: pathlib.Path, class_: list, steps: list, out: pathlib.Path, 
     them), or, one at a time, in work itself. The results are written as each submission ends;
     grades.csv keeps the class's order, so that it is the same however many run at once."""
     slots = queue.Queue()
-    for number in range(args.parallel):
-        slot = work if args.parallel == 1 else work / f"worker-{number + 1}"
+    for number in range(1, args.parallel + 1):  # (worker number, folder)
+        slot = work if args.parallel == 1 else work / f"worker-{number}"
         slot.mkdir(mode=0o755, exist_ok=True)
-        slots.put(slot)
+        slots.put((number, slot))
     lock = threading.Lock()
     grades = [None] * len(class_)
     total = sum(worth for _, worth in steps)
@@ -348,12 +348,13 @@ def grade_all(work: pathlib.Path, class_: list, steps: list, out: pathlib.Path, 
         if submission.reason:
             grade = gradebook.Grade(submission.name, submission.slug, reason=submission.reason)
         else:
-            slot = slots.get()
+            worker, slot = slots.get()
+            sandbox.set_worker(worker)  # as root, student code runs as this worker's own user
             try:
                 fresh_tree(work, submission.files, slot)
                 grade = run_grader(work, gradebook.Grade(submission.name, submission.slug), args, slot)
             finally:
-                slots.put(slot)
+                slots.put((worker, slot))
         with lock:
             grades[number] = grade
             gradebook.write_student(out, grade, steps)
@@ -427,7 +428,9 @@ def choose_sandbox(args) -> tuple:
         sandbox.set_mode("user" if os.geteuid() == 0 else "off")
     if sandbox.as_student():
         try:
-            sandbox.student()
+            for number in range(max(args.parallel, 1), 0, -1):  # each worker's user, made here
+                sandbox.set_worker(number)
+                sandbox.student()
         except RuntimeError as error:
             return usable, str(error)
     print("sandbox: bubblewrap (no network, read-only files, limits)" if usable else

@@ -15,6 +15,7 @@ import selectors
 import shutil
 import signal
 import subprocess
+import threading
 import time
 
 OUTPUT_KEPT = 256 * 1024          # bytes of output kept from one command
@@ -84,22 +85,42 @@ def mode() -> str:
     return _MODE or ("bwrap" if available()[0] else "off")
 
 
-@functools.cache
+_WORKER = threading.local()
+
+
+def set_worker(number: int) -> None:
+    """The worker of grade_class.py -P that this thread grades for (1, 2, ...). From the second
+    on, student code runs as a user of that worker's own (STUDENT-2, ...): the process limit
+    then counts one submission's processes, never another's graded at the same time."""
+    _WORKER.number = number
+
+
+def student_name() -> str:
+    """STUDENT, or this thread's worker's own user (set_worker)."""
+    number = getattr(_WORKER, "number", 1)
+    return STUDENT if number <= 1 else f"{STUDENT}-{number}"
+
+
 def student() -> tuple:
-    """(uid, gid) of the user STUDENT, made the first time (useradd --system: no home, no login
-    shell). Student code runs as this user when the grader is root: it owns nothing else, so
-    the process limit counts the submission's processes alone, and sweep() may end every
-    process of it. Raises RuntimeError, with useradd's reason, when the user cannot be made."""
+    """(uid, gid) of the user student code runs as when the grader is root (student_name()), made
+    the first time (useradd --system: no home, no login shell). It owns nothing else, so the
+    process limit counts the submission's processes alone, and sweep() may end every process of
+    it. Raises RuntimeError, with useradd's reason, when the user cannot be made."""
+    return _user(student_name())
+
+
+@functools.cache
+def _user(name: str) -> tuple:
     try:
-        entry = pwd.getpwnam(STUDENT)
+        entry = pwd.getpwnam(name)
     except KeyError:
         done = subprocess.run(["useradd", "--system", "--user-group", "--no-create-home",
                                "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
-                               STUDENT], capture_output=True, text=True, check=False)
+                               name], capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            raise RuntimeError(f"cannot make the user {STUDENT}, whom student code runs as: "
+            raise RuntimeError(f"cannot make the user {name}, whom student code runs as: "
                                f"useradd: {done.stderr.strip() or done.returncode}") from None
-        entry = pwd.getpwnam(STUDENT)
+        entry = pwd.getpwnam(name)
     return entry.pw_uid, entry.pw_gid
 
 

@@ -47,8 +47,8 @@
 #      (grade.py without --class, no sandbox): lessons 1, 2, 3 and 5 graded again get the same
 #      score, run again (--rerun) or their results
 #      reused (programs unchanged); a label selects lessons and backends;
-#      ctest never runs a program older than its sources; a test that writes into golden/ or
-#      into the build tree gets no points
+#      ctest never runs a program older than its sources; a runner that writes into golden/ or
+#      into the build tree is refused (its seccomp filter) and gets no points
 # Usage: grader/release/test_grader.sh [work-dir]   (CPU backends only; ANDREA_UPDATE_EXPECTED=1
 # rewrites grader/release/test_grader/ from this run)
 set -euo pipefail
@@ -342,13 +342,17 @@ p=$work/class/lessons/06_parameter_count/params.cpp
 cp "$p" "$work/params.cpp.kept"
 sed -i "0,/FloatView wpe) {/s##&\n  std::ofstream(\"$root/golden/params.json\") << \"{}\";  // CHEAT#" "$p"
 sed -i '1i #include <fstream>' "$p"
+# (The runner's seccomp filter refuses the open, grader/remote/confine.hpp; grade.py's check that
+# the goldens and programs are unchanged stays for runners without it: gpu, the sanitize preset.)
 python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/golden-write.txt" || true
-expect "$work/golden-write.txt" "the goldens or the test programs changed while the tests ran .*golden/params.json" "a write into golden/ is caught"
+if git -C "$root" diff --quiet golden/params.json; then pass; else fail "a runner wrote into golden/"; fi
 expect "$work/golden-write.txt" "^total +0\.0/5$" "a write into golden/ earns no points"
 git -C "$root" checkout -q golden/params.json
+kept=$(sha256sum "$b/tests/test_L01_lookup_cpu[1]_tests.cmake")
 sed -i "s#$root/golden/params.json#$b/tests/test_L01_lookup_cpu[1]_tests.cmake#" "$p"
 python3 "$release/lessons/grade.py" --build-dir "$b" -L L06-cpu 2>/dev/null > "$work/build-write.txt" || true
-expect "$work/build-write.txt" "changed while the tests ran .*test_L01_lookup_cpu\[1\]_tests.cmake" "a write into the build tree is caught"
+[ "$(sha256sum "$b/tests/test_L01_lookup_cpu[1]_tests.cmake")" = "$kept" ] && pass ||
+  fail "a runner wrote into the build tree"
 cp "$work/params.cpp.kept" "$p"
 unset ANDREA_SANDBOX
 

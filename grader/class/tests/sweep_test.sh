@@ -8,6 +8,8 @@
 #   2. Four children that touch 96 MiB each, under 256 MiB for all its processes together
 #      (sandbox.Limits.resident_bytes; each alone is well under the per-process limit): stopped,
 #      with the reason, long before they end.
+#   3. A second worker's command (grade_class.py -P) runs as that worker's own user,
+#      andrea-student-2: the process limit of one submission is never another's.
 # Skipped (77) when not root. Label core-cpu, about 2 seconds.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -51,5 +53,14 @@ PY
 echo "$said" | grep -q "^held more than 256 MiB of memory together after [0-9] s$" ||
   fail "four children of 96 MiB under 256 MiB together were not stopped in time: '$said'"
 pgrep -f 'x = b"x" \* \(96' >/dev/null && fail "a child held to the budget is still running"
-echo "sweep: $((8 - failures)) passed, $failures failed"
+ANDREA_GRADER="$root/grader/class" python3 - <<'PY' || fail "a second worker's command did not run as andrea-student-2"
+import os, sys
+sys.path.insert(0, os.environ["ANDREA_GRADER"])
+import sandbox
+sandbox.set_mode("user")
+sandbox.set_worker(2)
+done = sandbox.run(["sh", "-c", f'[ "$(id -un)" = {sandbox.STUDENT}-2 ]'], limits=sandbox.Limits(wall_s=30))
+sys.exit(done.returncode)
+PY
+echo "sweep: $((9 - failures)) passed, $failures failed"
 [ "$failures" = 0 ]
