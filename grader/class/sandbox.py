@@ -8,6 +8,7 @@ runs as a user of its own, STUDENT (`student()` makes it), who owns nothing else
 """
 import dataclasses
 import functools
+import itertools
 import os
 import pathlib
 import pwd
@@ -176,6 +177,90 @@ def usage(folder: pathlib.Path) -> tuple:
     return size, files
 
 
+CGROUPS = pathlib.Path("/sys/fs/cgroup")
+_GROUPS = itertools.count(1)
+
+
+class MemoryGroup:
+    """A memory cgroup of one command's student code, made by root where the kernel has the
+    memory controller (cgroup v2, else v1's memory hierarchy): sandbox.sh puts each process of
+    student code in it before it runs (ANDREA_SANDBOX_CGROUP), and the kernel holds them to
+    `limit` bytes together, ending one of them (an OOM kill) past it, however short the burst.
+    make() returns None where no such group can be made: resident() is looked at instead."""
+
+    def __init__(self, folder: pathlib.Path, oom_file: str):
+        self.folder, self.oom_file = folder, oom_file
+
+    @staticmethod
+    def make(limit: int):
+        if os.geteuid() != 0:
+            return None
+        if "memory" in _read(CGROUPS / "cgroup.controllers").split():  # v2, one hierarchy
+            parent, files = CGROUPS, {"memory.max": limit, "memory.swap.max": 0}
+            _write(CGROUPS / "cgroup.subtree_control", "+memory")  # its children may have it
+            oom_file = "memory.events"
+        elif (CGROUPS / "memory" / "memory.limit_in_bytes").exists():  # v1
+            parent, oom_file = CGROUPS / "memory", "memory.oom_control"
+            files = {"memory.limit_in_bytes": limit, "memory.memsw.limit_in_bytes": limit}
+        else:
+            return None
+        folder = parent / f"andrea-grader-{os.getpid()}-{next(_GROUPS)}"
+        try:
+            folder.mkdir()
+        except OSError:
+            return None
+        for name, value in files.items():  # (memsw and swap.max: only where swap is counted)
+            _write(folder / name, str(value))
+        group = MemoryGroup(folder, oom_file)
+        held = _read(folder / next(iter(files))).strip()  # the limit, rounded to a page
+        if not held.isdigit() or int(held) >= limit + os.sysconf("SC_PAGE_SIZE"):
+            group.close()
+            return None
+        return group
+
+    def procs(self) -> str:
+        return str(self.folder / "cgroup.procs")
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel ended one of its processes for the group's limit."""
+        for line in _read(self.folder / self.oom_file).splitlines():
+            words = line.split()
+            if len(words) == 2 and words[0] == "oom_kill":
+                return words[1] != "0"
+        return False
+
+    def close(self) -> None:
+        """Ends every process left in it, then removes it."""
+        for _ in range(50):
+            left = _read(self.folder / "cgroup.procs").split()
+            if not left:
+                break
+            for pid in left:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
+            time.sleep(0.01)
+        try:
+            self.folder.rmdir()
+        except OSError:
+            pass
+
+
+def _read(path: pathlib.Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _write(path: pathlib.Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError:
+        pass
+
+
 def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
         sandboxed: bool = True, extra_env: dict = None, watch: pathlib.Path = None,
         watch_base: tuple = None) -> Result:
@@ -185,11 +270,15 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     more than limits.disk_bytes or limits.disk_files since watch_base (bytes, files; default: what
     it held at the start), looked at every 2 s: no file system quota is needed; or when its
     student code's processes hold more than limits.resident_bytes of memory together
-    (resident(), looked at every 0.5 s: no cgroup is needed). Returns its status and its first OUTPUT_KEPT bytes of
+    (as root, a memory cgroup the kernel holds them to, MemoryGroup; else resident(), looked at
+    every 0.5 s). Returns its status and its first OUTPUT_KEPT bytes of
     output (stdout and stderr together)."""
     command = [str(SCRIPT), *(["-n"] if not sandboxed else []),
                *[a for path in writable for a in ("-w", str(path))], "--", *argv]
     env = {**environment(limits), **(extra_env or {})}
+    group = MemoryGroup.make(limits.resident_bytes) if limits.resident_bytes else None
+    if group:
+        env["ANDREA_SANDBOX_CGROUP"] = group.procs()
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
@@ -211,7 +300,8 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
                     break
             if limits.resident_bytes and time.monotonic() - weighed >= 0.5:
                 weighed = time.monotonic()
-                if resident(process.pid, trusted=not sandboxed) > limits.resident_bytes:
+                if (group.oom_killed() if group else
+                        resident(process.pid, trusted=not sandboxed) > limits.resident_bytes):
                     memory = (f"held more than {limits.resident_bytes >> 20:,} MiB of memory "
                               "together")
                     break
@@ -228,6 +318,8 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
         except subprocess.TimeoutExpired:
             timed_out = True
     _kill(process)  # the command's whole process group, and whatever it left behind
+    if group:
+        group.close()
     sweep()
     returncode = process.wait()
     process.stdout.close()

@@ -58,6 +58,11 @@ done
 if [ -n "$limits_only" ] || [ "${ANDREA_SANDBOX:-on}" = off ]; then
   exec "$0" --inside "$@"
 fi
+# As root, where sandbox.py made one (MemoryGroup): the memory cgroup that holds this command's
+# student code together, joined before any of it runs.
+if [ -n "${ANDREA_SANDBOX_CGROUP:-}" ] && [ "$(id -u)" = 0 ]; then
+  echo $$ > "$ANDREA_SANDBOX_CGROUP"
+fi
 # What the command may know of the environment (the same list as grader/remote/client.cpp's).
 kept="PATH=${PATH:-/usr/bin:/bin} TMPDIR=/tmp HOME=/tmp"
 for name in $(env | sed -n 's/^\(LANG\|LC_ALL\|CUDASIM_[A-Z_]*\|[AUL]SAN_OPTIONS\|ANDREA_SANDBOX_MEMORY\|ANDREA_SANDBOX_PROCESSES\|ANDREA_SANDBOX_FILE\)=.*/\1/p'); do

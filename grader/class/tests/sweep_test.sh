@@ -7,7 +7,8 @@
 #      setsid, as a daemon does); none of them may outlive it, and a file of root's there stays.
 #   2. Four children that touch 96 MiB each, under 256 MiB for all its processes together
 #      (sandbox.Limits.resident_bytes; each alone is well under the per-process limit): stopped,
-#      with the reason, long before they end.
+#      with the reason, long before they end (by the memory cgroup the kernel holds them to,
+#      sandbox.MemoryGroup, where the machine has one; else by the grader's sum).
 #   3. A second worker's command (grade_class.py -P) runs as that worker's own user,
 #      andrea-student-2: the process limit of one submission is never another's.
 # Skipped (77) when not root. Label core-cpu, about 2 seconds.
