@@ -3,6 +3,7 @@
 // Grade it: python3 lessons/grade.py -L L09
 #include "reference/training.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/check.hpp"
@@ -10,7 +11,7 @@
 
 namespace andrea::reference {
 
-// TODO: helpers (dot_rows, softplus), about 12 lines in the solution.
+// TODO: helpers (dot_rows, prefetch_targets, softplus), about 28 lines in the solution.
 
 void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
                  FloatView scores) {
