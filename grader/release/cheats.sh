@@ -24,8 +24,9 @@ make_cheats() {
   printf '#include "%s/cuda/dot.cu"  // CHEAT\n' "$root" > "$l/03_dot_product/dot.cu"
   # 5. A solution read at run time and thrown: by the course's path, and by the path the build's
   #    CMake cache gives (next to the runner), with the hidden seed and the grader's command line;
-  #    the runner's own file read (where the layer's functions lie), a file written beside it. The
-  #    sandbox masks the answers; the runner's seccomp filter refuses every open (confine.hpp).
+  #    the runner's own file read (where the layer's functions lie), also by a static initialiser,
+  #    a file written beside it. The sandbox masks the answers; the runner's seccomp filter
+  #    refuses every open (confine.hpp), from before the first static initialiser of the exercise.
   cat > "$l/04_position_table/position.cpp" <<CPP
 #include "reference/position.hpp"
 #include <fstream>
@@ -33,12 +34,20 @@ make_cheats() {
 #include <stdexcept>
 #include <string>
 namespace andrea::reference {
+namespace {
+std::size_t bytes_of_self() {
+  std::stringstream self;
+  self << std::ifstream("/proc/self/exe", std::ios::binary).rdbuf();
+  return self.str().size();
+}
+const std::size_t early = bytes_of_self();  // a static initialiser, before the runner's main
+}  // namespace
 void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
   std::ifstream in("$root/reference/position.cpp");
-  std::stringstream text, self;
+  std::stringstream text;
   text << in.rdbuf();
-  self << std::ifstream("/proc/self/exe", std::ios::binary).rdbuf();
-  throw std::runtime_error("LEAK<" + text.str() + "> self=" + std::to_string(self.str().size()));
+  throw std::runtime_error("LEAK<" + text.str() + "> self=" + std::to_string(bytes_of_self()) +
+                           " early=" + std::to_string(early));
 }
 }  // namespace andrea::reference
 CPP
@@ -136,7 +145,7 @@ expect_cheats() {
   expect "$report" "L02-cudasim .*no kernel was launched: the CUDA step computed l2_norm\(\) on the host" "l2_norm without a launch"
   expect "$report" "L02-cpu .*\[ SKIPPED \] not graded" "a thrown skip line fails the call"
   expect "$report" "^L03 dot product +does not compile +does not compile .* 0\.0/10$" "#include of a solution, relative and absolute"
-  expect "$report" "L04-cpu .*LEAK<> self=0" "a solution read at run time reads nothing, nor the runner's own file"
+  expect "$report" "L04-cpu .*LEAK<> self=0 early=0" "a solution read at run time reads nothing, nor the runner's own file, even before main"
   expect "$report" "L04-cudasim .*LEAK<> seed=\(none\) home= wrote=0" "the runner knows no hidden seed, opens no file, writes none"
   expect "$report" "^L05 combine +does not compile +memory error" "a daemon by raw system calls does not link; a dropped memory error is still one"
   expect "$report" "L05-cpu does not compile: lessons/05_combine/combine\\.cpp:[0-9]+: a system call instruction \\(syscall\\)" "the instruction and its line are named"

@@ -12,7 +12,8 @@ syscall, fork, open, ptrace — is refused, and so is a definition that would st
 those (a cudasim:: or std:: function, malloc, a tool's __tsan_ hook). What no name shows is
 read in the machine code (objdump): an instruction that enters the kernel itself (syscall,
 sysenter, int $0x80: inline assembly past the C library), a function chosen at load time by code
-of its own (an IFUNC, nm's "i"), code run before every constructor (a .preinit_array section).
+of its own (an IFUNC, nm's "i"), code run before every constructor (a .preinit_array or .init section)
+or before the runner's set-up (a constructor of priority 98 or less: .init_array.000N).
 Each is reported as a compiler reports an error: "SOURCE:LINE: error: ...", the line the name
 (or the instruction) comes from, so that the grader shows it as the step's compile error
 (grading.first_error). Exit status 1 when anything is refused.
@@ -142,10 +143,15 @@ def symbols(nm: str, library: str, demangle: bool) -> list:
     return [match.groups() for match in found if match]
 
 
+# The priority of the runner's set-up constructor (runner.cpp), which installs its seccomp filter:
+# exercise code may not run before it.
+RUNNER_SET_UP = 98
+
+
 def machine_code(objdump: str, nm: str, library: str, source: pathlib.Path) -> list:
     """(line, why) for what the library's objects hold that no name shows: an instruction that
     enters the kernel (its line from the debug line table, objdump -l, when it is the source's),
-    an IFUNC, a .preinit_array section."""
+    an IFUNC, a .preinit_array or .init section, a constructor that runs before the runner's set-up."""
     found = []
     done = subprocess.run([objdump, "-d", "-l", "--no-show-raw-insn", library],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
@@ -164,9 +170,20 @@ def machine_code(objdump: str, nm: str, library: str, source: pathlib.Path) -> l
                           "reaches the system through the C library's functions only"))
     headers = subprocess.run([objdump, "-h", library], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, check=False).stdout
-    if ".preinit_array" in headers:
-        found.append((line_of(source, "preinit_array"), "code run before every constructor "
-                      "(a .preinit_array section), which exercise code has no use for"))
+    for section in sorted(set(re.findall(r"\s\.(preinit_array|init)\s", headers))):
+        found.append((line_of(source, section), "code run before every constructor "
+                      f"(a .{section} section), which exercise code has no use for"))
+    for kind, number in sorted(set(re.findall(r"\s\.(init_array|ctors)\.(\d+)\s", headers))):
+        # .init_array.N runs at priority N; the older .ctors.N at 65535 - N (ld sorts both)
+        priority = int(number) if kind == "init_array" else 65535 - int(number)
+        if priority > RUNNER_SET_UP:  # after the runner's set-up (the tools' own is 99)
+            continue
+        named = (word for word in (kind, "constructor", "init_priority")
+                 if re.search(rf"\b{word}\b", source_text(source)))
+        found.append((line_of(source, next(named, kind)),
+                      f"a constructor of priority {priority} (.{kind}.{number}): it would run "
+                      "before the runner's set-up, which exercise code has no use for (a static "
+                      "initialiser without a priority is fine)"))
     names = subprocess.run([nm, "-C", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, check=False).stdout
     for name in re.findall(r"^[0-9a-f]* +i (.+)$", names, re.M):
@@ -175,13 +192,17 @@ def machine_code(objdump: str, nm: str, library: str, source: pathlib.Path) -> l
     return found
 
 
+def source_text(source: pathlib.Path) -> str:
+    try:
+        return source.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def line_of(source: pathlib.Path, shown: str) -> int:
     """The first line of source naming the symbol's own name (1 when none does)."""
     name = re.split(r"[(<\[]", shown, maxsplit=1)[0].split("::")[-1].split()[-1]
-    try:
-        lines = source.read_text(errors="replace").splitlines()
-    except OSError:
-        return 1
+    lines = source_text(source).splitlines()
     return next((n for n, line in enumerate(lines, 1) if re.search(rf"\b{re.escape(name)}\b", line)), 1)
 
 
