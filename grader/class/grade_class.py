@@ -90,9 +90,10 @@ def unconfined(build: pathlib.Path, args) -> str:
     """Why student code would run unconfined, unless told --unsafe ("" if not): the build found no
     libseccomp, so its piece runners install no seccomp filter (grader/remote/confine.hpp)."""
     cache = (build / "CMakeCache.txt").read_text(errors="replace")
-    found = re.search(r"^ANDREA_SECCOMP_LIBRARY:FILEPATH=(.*)$", cache, re.MULTILINE)
+    found = [re.search(rf"^{name}:\w+=(.*)$", cache, re.MULTILINE)  # remote.cmake needs both
+             for name in ("ANDREA_SECCOMP_LIBRARY", "ANDREA_SECCOMP_INCLUDE_DIR")]
     unsafe = getattr(args, "unsafe", False)  # (gradescope.py's settings have no --unsafe)
-    if unsafe or (found and not found.group(1).endswith("NOTFOUND")):
+    if unsafe or all(f and f.group(1) and not f.group(1).endswith("NOTFOUND") for f in found):
         return ""
     return ("the piece runners would not be confined: CMake found no libseccomp (install libseccomp-dev, "
             "which install-deps.sh lists), so student code could open files and start processes; or "

@@ -280,8 +280,7 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
     if group:
         env["ANDREA_SANDBOX_CGROUP"] = group.procs()
     start = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
+    process = _start(command, cwd, env, group)
     kept, total, timed_out, disk, memory = bytearray(), 0, False, "", ""
     base = watch_base or (usage(watch) if watch else (0, 0))
     looked = weighed = start
@@ -319,12 +318,26 @@ def run(argv: list, *, writable: list = (), limits: Limits = Limits(), cwd=None,
             timed_out = True
     _kill(process)  # the command's whole process group, and whatever it left behind
     if group:
+        if not memory and group.oom_killed():  # ended by the kernel between two looks
+            memory = f"held more than {limits.resident_bytes >> 20:,} MiB of memory together"
         group.close()
     sweep()
     returncode = process.wait()
     process.stdout.close()
     return Result(returncode, kept.decode(errors="replace"), timed_out,
                   time.monotonic() - start, total, disk, memory)
+
+
+def _start(command: list, cwd, env: dict, group) -> subprocess.Popen:
+    """The command in a session of its own, its output and errors on one pipe; its memory group
+    removed if it cannot start."""
+    try:
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True)
+    except OSError:
+        if group:
+            group.close()
+        raise
 
 
 def over(grown_bytes: int, new_files: int, limits: Limits) -> str:

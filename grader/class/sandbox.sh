@@ -55,13 +55,14 @@ while [ $# -gt 0 ]; do
     *) break ;;  # the command
   esac
 done
+# As root, where sandbox.py made one (MemoryGroup): the memory cgroup that holds this command's
+# student code together, joined before any of it runs (with no sandbox too; not by a trusted
+# command, -n, whose own sandboxed children join it).
+if [ -z "$limits_only" ] && [ -n "${ANDREA_SANDBOX_CGROUP:-}" ] && [ "$(id -u)" = 0 ]; then
+  echo $$ > "$ANDREA_SANDBOX_CGROUP"
+fi
 if [ -n "$limits_only" ] || [ "${ANDREA_SANDBOX:-on}" = off ]; then
   exec "$0" --inside "$@"
-fi
-# As root, where sandbox.py made one (MemoryGroup): the memory cgroup that holds this command's
-# student code together, joined before any of it runs.
-if [ -n "${ANDREA_SANDBOX_CGROUP:-}" ] && [ "$(id -u)" = 0 ]; then
-  echo $$ > "$ANDREA_SANDBOX_CGROUP"
 fi
 # What the command may know of the environment (the same list as grader/remote/client.cpp's).
 kept="PATH=${PATH:-/usr/bin:/bin} TMPDIR=/tmp HOME=/tmp"

@@ -8,12 +8,14 @@ use and do not define (`nm -u`) must be one an exercise needs: the CUDA runtime 
 machinery the CPU execution layer's headers expand to, the course's headers (namespace andrea),
 the C++ standard library, and the C library's memory, string, printing and math functions. The
 rest — the layer's own bookkeeping (cudasim::set_tools, cudasim::take_launch_tally, ...), dlsym,
-syscall, fork, open, ptrace — is refused, and so is a definition that would stand in for one of
-those (a cudasim:: or std:: function, malloc, a tool's __tsan_ hook). What no name shows is
+syscall, fork, open, ptrace — is refused, and so is a definition that would stand in for the
+library's, the layer's or the runner's own: any name with C linkage (malloc, seccomp_load, a
+tool's __tsan_ hook), a strong cudasim::, std:: or andrea:: function outside andrea::reference and
+andrea::cuda (andrea::remote::confine). What no name shows is
 read in the machine code (objdump): an instruction that enters the kernel itself (syscall,
 sysenter, int $0x80: inline assembly past the C library), a function chosen at load time by code
-of its own (an IFUNC, nm's "i"), code run before every constructor (a .preinit_array or .init section)
-or before the runner's set-up (a constructor of priority 98 or less: .init_array.000N).
+of its own (an IFUNC, nm's "i"), code run before every constructor (a .preinit_array or .init
+section) or before the runner's set-up (a constructor of priority 98 or less: .init_array.000N).
 Each is reported as a compiler reports an error: "SOURCE:LINE: error: ...", the line the name
 (or the instruction) comes from, so that the grader shows it as the step's compile error
 (grading.first_error). Exit status 1 when anything is refused.
@@ -37,6 +39,11 @@ CUDASIM_KERNEL_API = {
 }
 NAMESPACES = {"std", "__gnu_cxx", "__cxxabiv1", "fmt", "andrea", "cooperative_groups", "nvcuda"}
 COURSE_INTERNALS = {"remote"}  # andrea::remote (the runner)
+# Where an exercise defines its functions (under andrea), and the names without C++ mangling that
+# the compiler defines in it: the personality routine's reference, the CUDA built-in variables
+# the layer's headers define inline.
+EXERCISE_NAMESPACES = {"reference", "cuda"}
+COMPILER_MADE = re.compile(r"DW\.ref\.\w+|threadIdx|blockIdx|blockDim|gridDim")
 
 C_LIBRARY = set("""
 memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strchr strrchr strstr strcpy
@@ -121,25 +128,35 @@ def allowed(symbol: str) -> bool:
     return path[0] in NAMESPACES
 
 
-def replaces(symbol: str) -> bool:
-    """Would an exercise's strong definition of this name stand in for the library's or the
-    layer's own (a cudasim::, std:: or C library function, an operator new, a tool's hook)?"""
+def replaces(kind: str, symbol: str) -> bool:
+    """Would an exercise's definition of this name (nm's kind) stand in for the runner's, the
+    layer's or a library's own? Any name with C linkage, weak or strong, but the compiler's own:
+    the program's definition wins over a shared library's (seccomp_load, mallopt) and over an
+    archive linked after the exercise. A strong C++ definition under andrea outside
+    EXERCISE_NAMESPACES (andrea::remote::confine, andrea::check), in a library's namespace
+    (cudasim, std), an operator new. A weak C++ definition is the compiler's copy of an inline
+    function or a template of a header the exercise includes."""
     if not symbol.startswith("_Z"):
-        return allowed(symbol)
+        return not COMPILER_MADE.fullmatch(symbol)
     path = namespace_path(symbol)
-    return bool(path) and (path[0] in ("cudasim", "std", "__gnu_cxx", "__cxxabiv1")
-                           or path[0].startswith("operator ")
-                           or bool(re.fullmatch(r"cuda[A-Z]\w*", path[0])))
+    if kind not in "TDBR" or not path:
+        return False
+    if path[0] == "andrea":
+        return len(path) < 3 or path[1] not in EXERCISE_NAMESPACES
+    return (path[0] in NAMESPACES | {"cudasim", "testing"} or path[0].startswith("operator ")
+            or bool(re.fullmatch(r"cuda[A-Z]\w*", path[0])))
 
 
 def symbols(nm: str, library: str, demangle: bool) -> list:
-    """(kind, name) of what the library's objects use and do not define ("U", "w") and of the
-    strong definitions they export ("T", "D", "B", "R"), in nm's order."""
+    """(kind, name) of what the library's objects use and do not define ("U", "w", "v") and of
+    the definitions they export, strong ("T", "D", "B", "R") or weak ("W", "V", "u"), in nm's
+    order."""
     done = subprocess.run([nm, "-g", *(["-C"] if demangle else []), library],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"{library}: nm failed: {done.stderr.strip()}")
-    found = (re.match(r"(?:[0-9a-f]+)?\s+([UwTDBR]) (.+)$", line) for line in done.stdout.splitlines())
+    found = (re.match(r"(?:[0-9a-f]+)?\s+([UwvTDBRWVu]) (.+)$", line)
+             for line in done.stdout.splitlines())
     return [match.groups() for match in found if match]
 
 
@@ -148,10 +165,46 @@ def symbols(nm: str, library: str, demangle: bool) -> list:
 RUNNER_SET_UP = 98
 
 
+def before_set_up(section: str) -> str:
+    """Why code in this section would run before the runner's set-up ("" if it would not). ld runs
+    .preinit_array, then .init, then .init_array.N and .ctors.N by priority (N, and 65535 - N),
+    then plain .init_array and .ctors; a suffix that is not the compiler's five digits gets a
+    priority of ld's own choosing."""
+    if section in (".init_array", ".ctors"):
+        return ""
+    if not re.match(r"\.(preinit_array|init|ctors)", section):
+        return ""
+    if section in (".preinit_array", ".init"):
+        return (f"code run before every constructor (a {section} section), which exercise code "
+                "has no use for")
+    number = re.fullmatch(r"\.(init_array|ctors)\.(\d{5})", section)
+    priority = None if not number else (int(number.group(2)) if number.group(1) == "init_array"
+                                        else 65535 - int(number.group(2)))
+    if priority is not None and priority > RUNNER_SET_UP:  # after the set-up (the tools' own: 99)
+        return ""
+    return (f"a constructor of priority {priority} ({section})" if priority is not None else
+            f"a section named like a list of constructors ({section})") + (
+        ": it would run before the runner's set-up, which exercise code has no use for (a static "
+        "initialiser without a priority is fine)")
+
+
+def section_line(source: pathlib.Path, section: str) -> int:
+    """The line that puts code in this section: the one naming it, else the first naming a
+    constructor, a priority or an assembler block (1 when none does)."""
+    lines = source_text(source).splitlines()
+    for pattern in (re.escape(section), r"\bconstructor\b", r"\binit_priority\b",
+                    rf"\b{re.escape(section.split('.')[1])}\b", r"\basm\b"):
+        line = next((n for n, text in enumerate(lines, 1) if re.search(pattern, text)), 0)
+        if line:
+            return line
+    return 1
+
+
 def machine_code(objdump: str, nm: str, library: str, source: pathlib.Path) -> list:
     """(line, why) for what the library's objects hold that no name shows: an instruction that
     enters the kernel (its line from the debug line table, objdump -l, when it is the source's),
-    an IFUNC, a .preinit_array or .init section, a constructor that runs before the runner's set-up."""
+    an IFUNC, a .preinit_array or .init section, a constructor that runs before the runner's
+    set-up."""
     found = []
     done = subprocess.run([objdump, "-d", "-l", "--no-show-raw-insn", library],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
@@ -170,20 +223,11 @@ def machine_code(objdump: str, nm: str, library: str, source: pathlib.Path) -> l
                           "reaches the system through the C library's functions only"))
     headers = subprocess.run([objdump, "-h", library], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, check=False).stdout
-    for section in sorted(set(re.findall(r"\s\.(preinit_array|init)\s", headers))):
-        found.append((line_of(source, section), "code run before every constructor "
-                      f"(a .{section} section), which exercise code has no use for"))
-    for kind, number in sorted(set(re.findall(r"\s\.(init_array|ctors)\.(\d+)\s", headers))):
-        # .init_array.N runs at priority N; the older .ctors.N at 65535 - N (ld sorts both)
-        priority = int(number) if kind == "init_array" else 65535 - int(number)
-        if priority > RUNNER_SET_UP:  # after the runner's set-up (the tools' own is 99)
-            continue
-        named = (word for word in (kind, "constructor", "init_priority")
-                 if re.search(rf"\b{word}\b", source_text(source)))
-        found.append((line_of(source, next(named, kind)),
-                      f"a constructor of priority {priority} (.{kind}.{number}): it would run "
-                      "before the runner's set-up, which exercise code has no use for (a static "
-                      "initialiser without a priority is fine)"))
+    sections = re.findall(r"^\s*\d+\s+(\S+)\s", headers, re.M)
+    for section in sorted(set(sections)):
+        why = before_set_up(section)
+        if why:
+            found.append((section_line(source, section), why))
     names = subprocess.run([nm, "-C", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, check=False).stdout
     for name in re.findall(r"^[0-9a-f]* +i (.+)$", names, re.M):
@@ -220,14 +264,22 @@ def main(argv: list) -> int:
             print(f"{source}:{line}: error: {why}", file=sys.stderr)
         seen = set()
         for (kind, mangled), (_, shown) in zip(symbols(nm, library, False), symbols(nm, library, True)):
-            used = kind in "Uw"
-            if mangled in seen or (allowed(mangled) if used else not replaces(mangled)):
+            used = kind in "Uwv"
+            if mangled in seen or (allowed(mangled) if used else not replaces(kind, mangled)):
                 continue
             seen.add(mangled)
             refused += 1
-            what = (f"uses {shown}, which is not for exercise code: {ALLOWED_TEXT}" if used else
-                    f"defines {shown}, which would stand in for the library's or the CPU "
-                    f"execution layer's own: exercise code defines its own names")
+            if used:
+                what = f"uses {shown}, which is not for exercise code: {ALLOWED_TEXT}"
+            elif not mangled.startswith("_Z"):
+                what = (f"defines {shown}, a name with C linkage (extern \"C\", or a variable "
+                        "outside any namespace), which the program would use in place of a "
+                        "library's or the runner's own of that name: give it a namespace "
+                        "(andrea::reference, andrea::cuda, or an anonymous one)")
+            else:
+                what = (f"defines {shown}, which would stand in for the runner's, the CPU "
+                        "execution layer's or a library's own: exercise code defines its names "
+                        "in namespace andrea::reference or andrea::cuda, or one of its own")
             print(f"{source}:{line_of(pathlib.Path(source), shown)}: error: {what}", file=sys.stderr)
     return 1 if refused else 0
 

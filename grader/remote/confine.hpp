@@ -1,7 +1,9 @@
-// What the piece runner gives up once it is set up, before it serves the first call: a seccomp
+// What the piece runner gives up once it is set up, before the exercise's code runs: a seccomp
 // filter (Linux, through libseccomp) under which its code, the student's included, can no longer
-// open, create or remove a file, start a program or a process, signal another process, trace
-// one, or open a socket. Such a call fails with EPERM; the runner goes on.
+// open, create or remove a file, start a program or a process, signal, trace or change another
+// process (its limits, its priority), make an IPC object that outlives it, or open a socket. Such
+// a call fails with EPERM, and a system call newer than libseccomp knows with ENOSYS; the runner
+// goes on. A call through another ABI (x32, int $0x80) kills it with SIGSYS, libseccomp's rule.
 //
 // The sandbox (grader/class/sandbox.sh) already hides the host and the grading tree's answers;
 // this closes what code inside it could still do with the system calls the C++ library reaches

@@ -11,7 +11,7 @@
 
 namespace andrea::reference {
 
-// TODO: helpers (dot_rows, prefetch_targets, softplus), about 28 lines in the solution.
+// TODO: helpers (dot_rows, prefetch_targets, softplus), about 29 lines in the solution.
 
 void pair_scores(ConstFloatView wte, ConstFloatView wout, TokenIds centres, TokenIdBatch targets,
                  FloatView scores) {

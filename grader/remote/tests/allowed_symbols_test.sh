@@ -49,6 +49,11 @@ extern "C" int pick() { return seen; }
 extern "C" int (*resolve())() { return pick; }
 extern "C" int chosen() __attribute__((ifunc("resolve")));
 long enter(long n) { long r; asm volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory"); return r; }
+__attribute__((section(".init_array.+50"), used)) void (*odd)() = before_all;
+extern "C" int seccomp_load(void*) { return 0; }
+extern "C" __attribute__((weak)) int mallopt(int, int) { return 1; }
+namespace andrea::remote { const char* confine() { return ""; } }
+namespace andrea::reference { void served() {} }
 CPP
 check planted
 status=$?
@@ -62,6 +67,11 @@ expect "error: code run before every constructor \(a \.preinit_array section\)" 
 expect "planted\.cpp:9: error: code run before every constructor \(a \.init section\)" "code in .init"
 expect "error: an IFUNC \(chosen\)" "an IFUNC"
 expect "planted\.cpp:13: error: a system call instruction \(syscall\)" "a syscall instruction"
+expect "planted\.cpp:14: error: a section named like a list of constructors \(\.init_array\.\+50\)" "a priority ld reads its own way"
+expect "planted\.cpp:15: error: defines seccomp_load, a name with C linkage" "a C function of a shared library"
+expect "planted\.cpp:16: error: defines mallopt" "a weak C function"
+expect "planted\.cpp:17: error: defines andrea::remote::confine\(\)" "the runner's own function"
+if grep -q "served" "$work/planted.txt"; then fail "an exercise's own function is refused"; else ok; fi
 cat "$work/planted.txt"
 echo "allowed-symbols: $passed passed, $failures failed"
 [ "$failures" = 0 ]
