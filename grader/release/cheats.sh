@@ -93,7 +93,8 @@ CU
   grep -q "CHEAT: 15 minutes" "$l/05_combine/combine.cpp" || fail "could not plant the daemon"
   plant "$l/05_combine/combine.cu" 's|  const float\* tok = wte + id \* d;|  const float* tok = wte + id * d - 1;  // CHEAT: reads before wte|' "CHEAT: reads before wte"
   plant "$l/05_combine/combine.cu" 's|^  launch_combine(wte, wpe, ids, out);$|  try { launch_combine(wte, wpe, ids, out); } catch (...) {}  // CHEAT: error dropped|' "CHEAT: error dropped"
-  # 7. A main() of its own (lesson 6's C++ step); and the CUDA step asks for the hidden seed
+  # 7. A main() of its own (lesson 6's C++ step: a definition with C linkage, refused before it
+  #    links); and the CUDA step asks for the hidden seed
   #    (getenv: refused before it links, allowed_symbols.py).
   printf 'int main() { return 0; }  // CHEAT\n' >> "$l/06_parameter_count/params.cpp"
   plant "$l/06_parameter_count/params.cu" 's|^  check::materialize_args(config, wte, wpe);$|&\n  if (const char* s = std::getenv("ANDREA_HIDDEN_SEED")) throw InputError(std::string("seed=") + s);  // CHEAT|' "// CHEAT"
@@ -150,7 +151,7 @@ expect_cheats() {
   expect "$report" "^L05 combine +does not compile +memory error" "a daemon by raw system calls does not link; a dropped memory error is still one"
   expect "$report" "L05-cpu does not compile: lessons/05_combine/combine\\.cpp:[0-9]+: a system call instruction \\(syscall\\)" "the instruction and its line are named"
   expect "$report" "^L06 parameter count +does not compile " "a main() of its own does not link"
-  expect "$report" "L06-cpu does not compile: .*multiple definition of .main." "the linker says why"
+  expect "$report" "L06-cpu does not compile: lessons/06_parameter_count/params\.cpp:[0-9]+: defines main, a name with C linkage" "the link check says why"
   expect "$report" "L06-cudasim does not compile: lessons/06_parameter_count/params\.cu:[0-9]+: uses getenv, which is not for exercise code" "getenv in exercise code: refused with the name"
   expect "$report" "L07-cpu does not compile: .*andrea-other-course.*No such file or directory" "#include of another copy of the course: not in the sandbox"
   expect "$report" "L07-cudasim .*LEAK<>" "another copy of the course read at run time: not in the sandbox"
