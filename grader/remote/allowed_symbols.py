@@ -135,12 +135,16 @@ def replaces(kind: str, symbol: str) -> bool:
     archive linked after the exercise. A strong C++ definition under andrea outside
     EXERCISE_NAMESPACES (andrea::remote::confine, andrea::check), in a library's namespace
     (cudasim, std), an operator new. A weak C++ definition is the compiler's copy of an inline
-    function or a template of a header the exercise includes."""
+    function or a template of a header the exercise includes, which the linker may keep in place
+    of the library's: refused where exercise code may not use the name either (cudasim's
+    internals, andrea::remote)."""
     if not symbol.startswith("_Z"):
         return not COMPILER_MADE.fullmatch(symbol)
     path = namespace_path(symbol)
-    if kind not in "TDBR" or not path:
+    if not path:
         return False
+    if kind not in "TDBR":  # weak: the linker keeps the first copy, maybe the exercise's own
+        return path[0] in ("cudasim", "andrea") and not allowed(symbol)
     if path[0] == "andrea":
         return len(path) < 3 or path[1] not in EXERCISE_NAMESPACES
     return (path[0] in NAMESPACES | {"cudasim", "testing"} or path[0].startswith("operator ")

@@ -54,6 +54,7 @@ extern "C" int seccomp_load(void*) { return 0; }
 extern "C" __attribute__((weak)) int mallopt(int, int) { return 1; }
 namespace andrea::remote { const char* confine() { return ""; } }
 namespace andrea::reference { void served() {} }
+namespace cudasim::tools { __attribute__((weak)) void report_memcheck() {} }
 CPP
 check planted
 status=$?
@@ -71,6 +72,7 @@ expect "planted\.cpp:14: error: a section named like a list of constructors \(\.
 expect "planted\.cpp:15: error: defines seccomp_load, a name with C linkage" "a C function of a shared library"
 expect "planted\.cpp:16: error: defines mallopt" "a weak C function"
 expect "planted\.cpp:17: error: defines andrea::remote::confine\(\)" "the runner's own function"
+expect "planted\.cpp:19: error: defines cudasim::tools::report_memcheck\(\)" "a weak copy of the layer's own"
 if grep -q "served" "$work/planted.txt"; then fail "an exercise's own function is refused"; else ok; fi
 cat "$work/planted.txt"
 echo "allowed-symbols: $passed passed, $failures failed"
