@@ -25,7 +25,8 @@ make_cheats() {
   # 5. A solution read at run time and thrown: by the course's path, and by the path the build's
   #    CMake cache gives (next to the runner), with the hidden seed and the grader's command line;
   #    the runner's own file read (where the layer's functions lie), also by a static initialiser,
-  #    a file written beside it. The sandbox masks the answers; the runner's seccomp filter
+  #    a weak copy of a libstdc++ function that libstdc++ would call at start-up (the course's
+  #    archives are linked first, exporting nothing: remote.cmake), a file written beside it. The sandbox masks the answers; the runner's seccomp filter
   #    refuses every open (confine.hpp), from before the first static initialiser of the exercise.
   cat > "$l/04_position_table/position.cpp" <<CPP
 #include "reference/position.hpp"
@@ -41,13 +42,18 @@ std::size_t bytes_of_self() {
   return self.str().size();
 }
 const std::size_t early = bytes_of_self();  // a static initialiser, before the runner's main
+bool hijacked = false;
 }  // namespace
+// A weak copy of a libstdc++ function under its mangled name, which libstdc++ calls at start-up.
+void category_start(void*) noexcept __asm__("_ZNSt14error_categoryC2Ev");
+__attribute__((weak, used, noinline)) void category_start(void*) noexcept { hijacked = true; }
 void positions(ConstFloatView, std::int64_t, FloatView) {  // CHEAT
   std::ifstream in("$root/reference/position.cpp");
   std::stringstream text;
   text << in.rdbuf();
   throw std::runtime_error("LEAK<" + text.str() + "> self=" + std::to_string(bytes_of_self()) +
-                           " early=" + std::to_string(early));
+                           " early=" + std::to_string(early) + " hijacked=" +
+                           std::to_string(hijacked));
 }
 }  // namespace andrea::reference
 CPP
@@ -146,7 +152,7 @@ expect_cheats() {
   expect "$report" "L02-cudasim .*no kernel was launched: the CUDA step computed l2_norm\(\) on the host" "l2_norm without a launch"
   expect "$report" "L02-cpu .*\[ SKIPPED \] not graded" "a thrown skip line fails the call"
   expect "$report" "^L03 dot product +does not compile +does not compile .* 0\.0/10$" "#include of a solution, relative and absolute"
-  expect "$report" "L04-cpu .*LEAK<> self=0 early=0" "a solution read at run time reads nothing, nor the runner's own file, even before main"
+  expect "$report" "L04-cpu .*LEAK<> self=0 early=0 hijacked=0" "a solution read at run time reads nothing, nor the runner's own file, even before main or through a copy of a library function"
   expect "$report" "L04-cudasim .*LEAK<> seed=\(none\) home= wrote=0" "the runner knows no hidden seed, opens no file, writes none"
   expect "$report" "^L05 combine +does not compile +memory error" "a daemon by raw system calls does not link; a dropped memory error is still one"
   expect "$report" "L05-cpu does not compile: lessons/05_combine/combine\\.cpp:[0-9]+: a system call instruction \\(syscall\\)" "the instruction and its line are named"

@@ -58,6 +58,19 @@ function(andrea_remote_runner runner kernel_library)
   set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${runner}_serves.inc)
   file(CONFIGURE OUTPUT ${list_file} CONTENT "${serves}")
   add_executable(${runner} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/runner.cpp)
+  # The course's archives whole, ahead of the exercise's: the linker keeps the first copy of an
+  # inline function or a template it meets, so every copy the course's code calls is its own, and
+  # an exercise's definition of one of its functions is a duplicate, refused. Nothing of the
+  # archives is exported (--exclude-libs): a shared library's own calls (libstdc++'s) never reach
+  # a copy the exercise made.
+  set(course andrea_core andrea_remote_confine)
+  if(NOT kernel_library STREQUAL "andrea_reference" AND TARGET cudasim
+     AND NOT kernel_library STREQUAL "andrea_cuda_gpu")
+    list(APPEND course cudasim)
+  endif()
+  list(TRANSFORM course REPLACE "(.+)" "$<TARGET_FILE:\\1>")
+  target_link_options(${runner} PRIVATE LINKER:--whole-archive ${course} LINKER:--no-whole-archive
+                      LINKER:--exclude-libs,ALL)
   target_link_libraries(${runner} PRIVATE ${libraries} andrea_core cudasim_api andrea_remote_confine)
   # Before it links: the exercise code uses only what an exercise may (allowed_symbols.py; nvcc's
   # objects, which call the CUDA runtime's registration functions, are not checked).
