@@ -5,8 +5,8 @@
 #   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2 --target reference_bench
 # Environment: PYTHON (default /usr/bin/python3, Debian's python3-torch),
 #   THREADS (PyTorch intra-op threads, default 1), KEEP=DIR (keep the JSON files there).
-# Takes about 30 s: 7 interleaved repetitions of 0.1 s per C++ benchmark, then
-# PyTorch twice (default glibc malloc, and --warm-malloc).
+# Takes about 40 s: 7 interleaved repetitions of 0.1 s per C++ benchmark, then
+# PyTorch's combine twice (default glibc malloc, and --warm-malloc) and its backward once.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,6 +36,8 @@ echo "PyTorch: $python bench/pytorch_embed.py (threads=$threads) ..." >&2
 torch_args=(--json --threads "$threads" --warmup 3 --repeats 7 --min-time 0.7)
 "$python" "$here/pytorch_embed.py" "${torch_args[@]}" >"$out/torch.json"
 "$python" "$here/pytorch_embed.py" "${torch_args[@]}" --warm-malloc >"$out/torch_warm.json"
+echo "PyTorch: $python bench/pytorch_backward.py (threads=$threads, warm malloc) ..." >&2
+"$python" "$here/pytorch_backward.py" --json --threads "$threads" --warm-malloc >"$out/torch_backward.json"
 
 "$python" - "$out" <<'PY'
 import json, statistics, sys
@@ -44,6 +46,7 @@ out = sys.argv[1]
 cpp = json.load(open(f"{out}/cpp.json"))
 torch = json.load(open(f"{out}/torch.json"))
 warm = json.load(open(f"{out}/torch_warm.json"))
+torch_bw = json.load(open(f"{out}/torch_backward.json"))["results"]
 
 runs = {}  # run_name -> [(seconds per call, bytes per second)], one per repetition
 for b in cpp["benchmarks"]:
@@ -118,4 +121,9 @@ bw_pct = 100 * best(bw)[1] / best(bw_base)[1]
 print(f"goal backward B=8: {'meets' if bw_pct >= 50 else 'misses'} >= 50% of memcpy "
       f"({bw_pct:.0f}%: fast backward {best(bw)[0] * 1e3:.2f} ms, memcpy of the same bytes "
       f"{best(bw_base)[0] * 1e3:.2f} ms, fastest repetition of each)")
+bw_x = {mode: r["best_us"] * 1e-6 / best(bw)[0] for mode, r in torch_bw.items()}
+print(f"goal backward B=8: {'meets' if min(bw_x.values()) >= 3 else 'misses'} >= 3x PyTorch "
+      f"autograd (accumulate {bw_x['accumulate']:.1f}x, fresh .grad {bw_x['fresh']:.1f}x; "
+      f"{torch_bw['accumulate']['best_us'] / 1e3:.2f} and {torch_bw['fresh']['best_us'] / 1e3:.2f} ms, "
+      "warm malloc, fastest block of each)")
 PY

@@ -1,15 +1,53 @@
 #include "bench/fast_backward.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
 #include "core/check.hpp"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace andrea::bench {
 
 namespace {
 
-// acc += g for one row of d floats: one float addition per element, so the SIMD loop
-// gives the same bits as a scalar one. __restrict (a gradient row never overlaps dout)
-// and blocks of 8 let GCC vectorise it at -O2 (see fast_combine.cpp's add_row for why
-// both are needed); target_clones adds an AVX2 copy, chosen at load time.
+// acc += g for one row of d floats, and whether g holds an inf or a nan (all exponent bits
+// set: check::finite's test). One float addition per element, so the SIMD loop gives the
+// same bits as a scalar one. __restrict (a gradient row never overlaps dout), blocks of 8
+// and a lane-wise flag let GCC vectorise it at -O2 (see fast_combine.cpp's add_row);
+// target_clones adds an AVX2 copy, chosen at load time.
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+bool add_into_checked(float* __restrict acc, const float* __restrict g, std::int64_t d) {
+  std::uint32_t bad[8] = {};
+  std::int64_t c = 0;
+  for (; c + 8 <= d; c += 8) {
+    for (std::int64_t k = 0; k < 8; ++k) {
+      std::uint32_t bits;
+      std::memcpy(&bits, g + c + k, sizeof bits);
+      bad[k] |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+      acc[c + k] += g[c + k];
+    }
+  }
+  for (; c < d; ++c) {  // the last d % 8
+    std::uint32_t bits;
+    std::memcpy(&bits, g + c, sizeof bits);
+    bad[0] |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    acc[c] += g[c];
+  }
+  std::uint32_t any = 0;
+  for (const std::uint32_t b : bad) any |= b;
+  return any != 0;
+}
+
+// acc += g, dout's row already checked by add_into_checked.
 #if defined(__GNUC__) && defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -18,7 +56,7 @@ void add_into(float* __restrict acc, const float* __restrict g, std::int64_t d) 
   for (; c + 8 <= d; c += 8) {
     for (std::int64_t k = 0; k < 8; ++k) acc[c + k] += g[c + k];
   }
-  for (; c < d; ++c) acc[c] += g[c];  // the last d % 8
+  for (; c < d; ++c) acc[c] += g[c];
 }
 
 // Asks for dwte's row `row` (d floats) to be brought into cache for writing. The rows of
@@ -30,20 +68,90 @@ void prefetch_row(const float* row, std::int64_t d) {
   for (std::int64_t c = 0; c < d; c += kLine) __builtin_prefetch(row + c, 1);
 }
 
+// dst[0..d) = src[0..d) with non-temporal stores: the copy goes to memory without first
+// reading dst into the cache, and evicts nothing the additions need. Where dst is not
+// 16-byte aligned, or d not a multiple of 4, a plain copy.
+void stream_copy(const float* src, float* dst, std::int64_t d) {
+#if defined(__x86_64__)
+  if (reinterpret_cast<std::uintptr_t>(dst) % 16 == 0 && d % 4 == 0) {
+    for (std::int64_t c = 0; c < d; c += 4) _mm_stream_ps(dst + c, _mm_loadu_ps(src + c));
+    return;
+  }
+#endif
+  std::copy_n(src, d, dst);
+}
+
+// The gradient rows a call has changed, each saved as it was before its first addition.
+// The contract says a non-finite dout is refused with nothing written; scanning dout before
+// adding would read its 25 MB twice, so the scan rides along with the additions and, on a
+// bad value, the rows changed so far are put back. Kept between calls (thread_local below)
+// so that its pages stay mapped.
+class Journal {
+ public:
+  // Ready for a call that changes at most `rows` rows of d floats, dwte's of V rows.
+  void start(std::int64_t vocab_size, std::int64_t rows, std::int64_t d) {
+    d_ = d;
+    seen_.assign(static_cast<std::size_t>(vocab_size), 0);
+    rows_.clear();
+    if (rows * d > capacity_) {  // new float[] leaves the floats unwritten: no zeroing pass
+      capacity_ = rows * d;
+      saved_ = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(capacity_));
+    }
+  }
+  // Saves dwte's row `id` before its first change in this call.
+  void save_token_row(std::int32_t id, float* row) {
+    auto& seen = seen_[static_cast<std::size_t>(id)];
+    if (seen == 0) save(row);
+    seen = 1;
+  }
+  void save(float* row) {
+    stream_copy(row, saved_.get() + static_cast<std::int64_t>(rows_.size()) * d_, d_);
+    rows_.push_back(row);
+  }
+  // Puts every saved row back: the gradients are as they were before the call.
+  void undo() const {
+#if defined(__x86_64__)
+    _mm_sfence();  // the streamed copies are complete before they are read back
+#endif
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      std::copy_n(saved_.get() + static_cast<std::int64_t>(i) * d_, d_, rows_[i]);
+    }
+  }
+
+ private:
+  std::int64_t d_ = 0;
+  std::int64_t capacity_ = 0;          // floats in saved_
+  std::vector<std::uint8_t> seen_;     // V flags: dwte row already saved
+  std::vector<float*> rows_;           // where each saved row lives
+  std::unique_ptr<float[]> saved_;     // the rows' old values, d floats each
+};
+
 }  // namespace
 
 void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                              FloatView dwpe) {
-  check::embedding_backward_args(ids, dout, dwte, dwpe);
+  check::embedding_backward_shapes(ids, dout, dwte, dwpe);
+  thread_local Journal journal;
+  journal.start(dwte.rows(), std::min(dwte.rows(), dout.rows()) + ids.cols(), dwte.cols());
   const TokenIds flat = ids.flat();
   const auto positions = static_cast<std::int64_t>(flat.size());
+  const std::int64_t n = ids.cols();
   constexpr std::int64_t kAhead = 2;  // 1, 2, 4 and 8 measured alike, within the noise
   for (std::int64_t p = 0; p < positions; ++p) {
     if (p + kAhead < positions) {
       prefetch_row(dwte.row(flat[static_cast<std::size_t>(p + kAhead)]).data(), dwte.cols());
     }
-    add_into(dwte.row(flat[static_cast<std::size_t>(p)]).data(), dout.row(p).data(), dwte.cols());
-    add_into(dwpe.row(p % ids.cols()).data(), dout.row(p).data(), dwpe.cols());
+    const std::int32_t id = flat[static_cast<std::size_t>(p)];
+    float* wte_row = dwte.row(id).data();
+    float* wpe_row = dwpe.row(p % n).data();
+    journal.save_token_row(id, wte_row);
+    if (p < n) journal.save(wpe_row);  // b = 0: the first change of each dwpe row
+    if (add_into_checked(wte_row, dout.row(p).data(), dwte.cols())) {
+      journal.undo();
+      check::finite("dout", dout.flat());  // throws the reference's message
+      throw std::logic_error("fast_embedding_backward: a bad value the check did not find");
+    }
+    add_into(wpe_row, dout.row(p).data(), dwpe.cols());
   }
 }
 

@@ -9,9 +9,11 @@ namespace andrea::bench {
 
 /// dwte[ids[b][t]] += dout[b * n + t], dwpe[t] += dout[b * n + t], p = b * n + t ascending;
 /// ids (B, n), dout (B * n, d_model), dwte (V, d_model), dwpe (T, d_model) float32.
-/// Validates with check::embedding_backward_args first (andrea::InputError, nothing
-/// written). dout must not overlap dwte or dwpe. The same bits as the reference: one
-/// float32 addition per element, in the same order.
+/// The same errors as check::embedding_backward_args (andrea::InputError, nothing written):
+/// shapes and ids before any change; dout's values as its rows are added, the changed rows
+/// put back before the throw (dout is read once, not twice; the undo journal is thread_local,
+/// so threads may call it at once). dout must not overlap dwte or dwpe. The same bits as
+/// the reference: one float32 addition per element, in the same order.
 void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe);
 
 }  // namespace andrea::bench

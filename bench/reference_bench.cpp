@@ -4,7 +4,8 @@
 // BM_combine_fast and BM_combine_batch_fast time bench/fast_combine.cpp, the
 // vectorised version of the same contract, on the same inputs, and
 // BM_embedding_backward_fast bench/fast_backward.cpp; the program checks at start
-// that both give the reference's result, element for element.
+// that both give the reference's result, element for element, and that the fast backward
+// refuses a non-finite dout as the reference does (its message, nothing written).
 //
 // Byte convention: every benchmark reports the TRUE bytes the operation moves,
 // counted once per access the algorithm makes (output written + table rows read
@@ -32,7 +33,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -40,6 +43,7 @@
 #include "bench/fast_combine.hpp"
 #include "core/check.hpp"
 #include "core/config.hpp"
+#include "core/errors.hpp"
 #include "core/init.hpp"
 #include "core/tensor.hpp"
 #include "reference/backward.hpp"
@@ -339,6 +343,47 @@ bool fast_backward_matches_reference() {
   return true;
 }
 
+// The fast backward checks dout's values as it adds them and puts back what it changed
+// when it meets a bad one: the reference's message, and gradients bit for bit as they were.
+// A nan at the first row (before any change), midway, and at the last row.
+bool fast_backward_refuses_like_reference() {
+  const std::vector<std::int32_t> flat = inputs().batch(2, kN);
+  const andrea::TokenIdBatch ids{flat.data(), 2, kN};
+  Matrix dwte(kV, kD), dwpe(kT, kD);
+  Matrix dout = backward_dout(2 * kN);
+  ref::embedding_backward(ids, dout, dwte, dwpe);  // gradients that are not all zero
+  const std::vector<float> wte_before(dwte.view().flat().begin(), dwte.view().flat().end());
+  const std::vector<float> wpe_before(dwpe.view().flat().begin(), dwpe.view().flat().end());
+  for (const std::int64_t at : {std::int64_t{5}, 1500 * kD + 7, 2 * kN * kD - 1}) {
+    dout.view().data()[at] = std::numeric_limits<float>::quiet_NaN();
+    std::string expected, got;
+    try {
+      ref::embedding_backward(ids, dout, dwte, dwpe);
+    } catch (const andrea::InputError& e) {
+      expected = e.what();
+    }
+    try {
+      andrea::bench::fast_embedding_backward(ids, dout, dwte, dwpe);
+    } catch (const andrea::InputError& e) {
+      got = e.what();
+    }
+    const bool kept = std::equal(wte_before.begin(), wte_before.end(), dwte.view().flat().begin(),
+                                 [](float a, float b) { return std::memcmp(&a, &b, 4) == 0; }) &&
+                      std::equal(wpe_before.begin(), wpe_before.end(), dwpe.view().flat().begin(),
+                                 [](float a, float b) { return std::memcmp(&a, &b, 4) == 0; });
+    if (expected.empty() || got != expected || !kept) {
+      std::fprintf(stderr,
+                   "fast backward with a nan at dout element %lld: message \"%s\" (the reference: "
+                   "\"%s\"), gradients %s\n",
+                   static_cast<long long>(at), got.c_str(), expected.c_str(),
+                   kept ? "unchanged" : "CHANGED");
+      return false;
+    }
+    dout.view().data()[at] = 0.0f;
+  }
+  return true;
+}
+
 // memcpy of half the backward's bytes: read + written == backward_bytes.
 void BM_memcpy_backward(benchmark::State& state) {
   const std::int64_t batch = state.range(0), n = state.range(1);
@@ -366,7 +411,10 @@ BENCHMARK(BM_memcpy_backward)->Args({kBatch, kN})->ArgNames({"B", "n"})->Apply(c
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (!fast_matches_reference() || !fast_backward_matches_reference()) return 1;
+  if (!fast_matches_reference() || !fast_backward_matches_reference() ||
+      !fast_backward_refuses_like_reference()) {
+    return 1;
+  }
   benchmark::AddCustomContext("andrea_build_type", ANDREA_BENCH_CONFIG);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

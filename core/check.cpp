@@ -218,13 +218,21 @@ void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe)
   finite("dout", dout.flat());
 }
 
-void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
-                             ConstFloatView dwpe) {
+void embedding_backward_shapes(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
+                               ConstFloatView dwpe) {
   non_empty("dwte", dwte);
   non_empty("dwpe", dwpe);
   shape("dwpe", dwpe, dwpe.rows(), dwte.cols());  // names the buffer, not dout
-  wte_backward_args(ids, dout, dwte);  // scans dout for non-finite values: once is enough
+  non_empty("ids", ids);
+  token_ids(ids.flat(), dwte.rows());
+  shape("dout", dout, ids.rows() * ids.cols(), dwte.cols());
   wpe_backward_shapes(dout, ids.cols(), dwpe);
+}
+
+void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
+                             ConstFloatView dwpe) {
+  embedding_backward_shapes(ids, dout, dwte, dwpe);
+  finite("dout", dout.flat());  // one scan of dout serves both gradients
 }
 
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w) {

@@ -81,8 +81,12 @@ void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids
 void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte);
 /// wpe_backward: dwpe (T, d) non-empty, 1 <= n <= T, dout (B * n, d) with B >= 1, finite.
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
-/// embedding_backward: dwte (V, d) and dwpe (T, d) non-empty and of one width, then
-/// wte_backward_args and wpe_backward_args (dout's finiteness scanned once, not twice).
+/// embedding_backward_args without the finiteness scan of dout, for a caller that checks
+/// dout's values as it reads them (bench/fast_backward.cpp).
+void embedding_backward_shapes(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
+                               ConstFloatView dwpe);
+/// embedding_backward: dwte (V, d) and dwpe (T, d) non-empty and of one width, then what
+/// wte_backward_args and wpe_backward_args check, dout's finiteness last (scanned once).
 void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
                              ConstFloatView dwpe);
 /// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
