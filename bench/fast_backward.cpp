@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/errors.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -56,7 +57,7 @@ void add_into(float* __restrict acc, const float* __restrict g, std::int64_t d) 
   for (; c + 8 <= d; c += 8) {
     for (std::int64_t k = 0; k < 8; ++k) acc[c + k] += g[c + k];
   }
-  for (; c < d; ++c) acc[c] += g[c];
+  for (; c < d; ++c) acc[c] += g[c];  // the last d % 8
 }
 
 // Asks for dwte's row `row` (d floats) to be brought into cache for writing. The rows of
@@ -88,15 +89,19 @@ void stream_copy(const float* src, float* dst, std::int64_t d) {
 // so that its pages stay mapped.
 class Journal {
  public:
-  // Ready for a call that changes at most `rows` rows of d floats, dwte's of V rows.
+  // Ready for a call that changes at most `rows` rows of d floats, dwte's of V rows. Every
+  // allocation happens here, before the call changes anything: a bad_alloc leaves the
+  // gradients, and the journal, as they were.
   void start(std::int64_t vocab_size, std::int64_t rows, std::int64_t d) {
-    d_ = d;
+    if (rows * d > capacity_) {  // new float[] leaves the floats unwritten: no zeroing pass
+      auto bigger = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * d));
+      saved_ = std::move(bigger);
+      capacity_ = rows * d;
+    }
     seen_.assign(static_cast<std::size_t>(vocab_size), 0);
     rows_.clear();
-    if (rows * d > capacity_) {  // new float[] leaves the floats unwritten: no zeroing pass
-      capacity_ = rows * d;
-      saved_ = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(capacity_));
-    }
+    rows_.reserve(static_cast<std::size_t>(rows));
+    d_ = d;
   }
   // Saves dwte's row `id` before its first change in this call.
   void save_token_row(std::int32_t id, float* row) {
@@ -108,12 +113,10 @@ class Journal {
     stream_copy(row, saved_.get() + static_cast<std::int64_t>(rows_.size()) * d_, d_);
     rows_.push_back(row);
   }
-  // Puts every saved row back: the gradients are as they were before the call.
+  // Puts every saved row back, the newest first (so that a row saved twice, where dwte and
+  // dwpe share memory, ends as it was first): the gradients are as they were before the call.
   void undo() const {
-#if defined(__x86_64__)
-    _mm_sfence();  // the streamed copies are complete before they are read back
-#endif
-    for (std::size_t i = 0; i < rows_.size(); ++i) {
+    for (std::size_t i = rows_.size(); i-- > 0;) {
       std::copy_n(saved_.get() + static_cast<std::int64_t>(i) * d_, d_, rows_[i]);
     }
   }
@@ -130,7 +133,14 @@ class Journal {
 
 void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                              FloatView dwpe) {
-  check::embedding_backward_shapes(ids, dout, dwte, dwpe);
+  // Shapes and ids first, before any change. On a fault the reference's own check gives the
+  // message, in its order (it tests dout's values before dwpe's shape).
+  try {
+    check::embedding_backward_shapes(ids, dout, dwte, dwpe);
+  } catch (const InputError&) {
+    check::embedding_backward_args(ids, dout, dwte, dwpe);
+    throw;
+  }
   thread_local Journal journal;
   journal.start(dwte.rows(), std::min(dwte.rows(), dout.rows()) + ids.cols(), dwte.cols());
   const TokenIds flat = ids.flat();
@@ -148,7 +158,8 @@ void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dw
     if (p < n) journal.save(wpe_row);  // b = 0: the first change of each dwpe row
     if (add_into_checked(wte_row, dout.row(p).data(), dwte.cols())) {
       journal.undo();
-      check::finite("dout", dout.flat());  // throws the reference's message
+      check::embedding_backward_args(ids, dout, dwte, dwpe);  // throws the reference's message
+      // Reached only if dout changed under the call (another thread writing it).
       throw std::logic_error("fast_embedding_backward: a bad value the check did not find");
     }
     add_into(wpe_row, dout.row(p).data(), dwpe.cols());

@@ -344,44 +344,71 @@ bool fast_backward_matches_reference() {
 }
 
 // The fast backward checks dout's values as it adds them and puts back what it changed
-// when it meets a bad one: the reference's message, and gradients bit for bit as they were.
-// A nan at the first row (before any change), midway, and at the last row.
-bool fast_backward_refuses_like_reference() {
-  const std::vector<std::int32_t> flat = inputs().batch(2, kN);
-  const andrea::TokenIdBatch ids{flat.data(), 2, kN};
-  Matrix dwte(kV, kD), dwpe(kT, kD);
-  Matrix dout = backward_dout(2 * kN);
-  ref::embedding_backward(ids, dout, dwte, dwpe);  // gradients that are not all zero
-  const std::vector<float> wte_before(dwte.view().flat().begin(), dwte.view().flat().end());
-  const std::vector<float> wpe_before(dwpe.view().flat().begin(), dwpe.view().flat().end());
-  for (const std::int64_t at : {std::int64_t{5}, 1500 * kD + 7, 2 * kN * kD - 1}) {
-    dout.view().data()[at] = std::numeric_limits<float>::quiet_NaN();
-    std::string expected, got;
-    try {
-      ref::embedding_backward(ids, dout, dwte, dwpe);
-    } catch (const andrea::InputError& e) {
-      expected = e.what();
-    }
-    try {
-      andrea::bench::fast_embedding_backward(ids, dout, dwte, dwpe);
-    } catch (const andrea::InputError& e) {
-      got = e.what();
-    }
-    const bool kept = std::equal(wte_before.begin(), wte_before.end(), dwte.view().flat().begin(),
-                                 [](float a, float b) { return std::memcmp(&a, &b, 4) == 0; }) &&
-                      std::equal(wpe_before.begin(), wpe_before.end(), dwpe.view().flat().begin(),
-                                 [](float a, float b) { return std::memcmp(&a, &b, 4) == 0; });
-    if (expected.empty() || got != expected || !kept) {
-      std::fprintf(stderr,
-                   "fast backward with a nan at dout element %lld: message \"%s\" (the reference: "
-                   "\"%s\"), gradients %s\n",
-                   static_cast<long long>(at), got.c_str(), expected.c_str(),
-                   kept ? "unchanged" : "CHANGED");
-      return false;
-    }
-    dout.view().data()[at] = 0.0f;
+// when it meets a bad one. One refused call: ids (batch, n) with repeats, gradients (vocab, d)
+// and (context, d) that are not all zero, every buffer `shift` floats past an allocation (rows
+// not 16-byte aligned when shift is odd), `bad` at dout's element `at`. Passes when the fast
+// backward throws the reference's message and leaves both gradients bit for bit as they were.
+bool refuses_like_reference(std::int64_t vocab, std::int64_t context, std::int64_t batch,
+                            std::int64_t n, std::int64_t d, std::int64_t shift, std::int64_t at,
+                            float bad) {
+  std::vector<std::int32_t> flat(static_cast<std::size_t>(batch * n));
+  for (std::size_t p = 0; p < flat.size(); ++p) {
+    flat[p] = static_cast<std::int32_t>((p * 7 + p / 3) % static_cast<std::size_t>(vocab));
+  }
+  const andrea::TokenIdBatch ids{flat.data(), batch, n};
+  const auto buffer = [shift](std::int64_t rows, std::int64_t cols) {
+    return std::vector<float>(static_cast<std::size_t>(rows * cols + shift));
+  };
+  std::vector<float> dout_buf = buffer(batch * n, d), wte_buf = buffer(vocab, d),
+                     wpe_buf = buffer(context, d);
+  const andrea::FloatView dout{dout_buf.data() + shift, batch * n, d};
+  const andrea::FloatView dwte{wte_buf.data() + shift, vocab, d}, dwpe{wpe_buf.data() + shift, context, d};
+  for (std::int64_t i = 0; i < dout.size(); ++i) {
+    dout.data()[i] = andrea::init_value(8, andrea::Table::token, i, d);
+  }
+  if (n <= context) ref::embedding_backward(ids, dout, dwte, dwpe);  // not all zero
+  const std::vector<float> wte_before = wte_buf, wpe_before = wpe_buf;
+  dout.data()[at] = bad;
+  std::string expected, got;
+  try {
+    ref::embedding_backward(ids, dout, dwte, dwpe);
+  } catch (const andrea::InputError& e) {
+    expected = e.what();
+  }
+  try {
+    andrea::bench::fast_embedding_backward(ids, dout, dwte, dwpe);
+  } catch (const andrea::InputError& e) {
+    got = e.what();
+  }
+  const bool kept = std::memcmp(wte_before.data(), wte_buf.data(), 4 * wte_buf.size()) == 0 &&
+                    std::memcmp(wpe_before.data(), wpe_buf.data(), 4 * wpe_buf.size()) == 0;
+  if (expected.empty() || got != expected || !kept) {
+    std::fprintf(stderr,
+                 "fast backward, B %lld n %lld d %lld T %lld, %g at dout element %lld: message "
+                 "\"%s\" (the reference: \"%s\"), gradients %s\n",
+                 static_cast<long long>(batch), static_cast<long long>(n),
+                 static_cast<long long>(d), static_cast<long long>(context),
+                 static_cast<double>(bad), static_cast<long long>(at), got.c_str(),
+                 expected.c_str(), kept ? "unchanged" : "CHANGED");
+    return false;
   }
   return true;
+}
+
+// A nan, +inf and -inf in the first row (its first element, checked with the row's first
+// addition), midway and in the last row, at this scale and at a small one whose rows end in
+// a remainder (d = 13) and are not aligned; n > T with a nan (the reference names the nan).
+bool fast_backward_refuses_like_reference() {
+  constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  constexpr std::int64_t kBig = 2 * kN * kD;  // B = 2
+  return refuses_like_reference(kV, kT, 2, kN, kD, 0, 5, kNan) &&
+         refuses_like_reference(kV, kT, 2, kN, kD, 0, 1500 * kD + 7, kInf) &&
+         refuses_like_reference(kV, kT, 2, kN, kD, 0, kBig - 1, -kInf) &&
+         refuses_like_reference(7, 5, 3, 4, 13, 1, 0, -kInf) &&
+         refuses_like_reference(7, 5, 3, 4, 13, 1, 6 * 13 + 12, kInf) &&  // a row's remainder
+         refuses_like_reference(7, 5, 3, 4, 13, 1, 3 * 4 * 13 - 1, kNan) &&
+         refuses_like_reference(7, 3, 1, 4, 13, 1, 20, kNan);  // n > T: which fault is named
 }
 
 // memcpy of half the backward's bytes: read + written == backward_bytes.

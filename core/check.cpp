@@ -231,8 +231,11 @@ void embedding_backward_shapes(TokenIdBatch ids, ConstFloatView dout, ConstFloat
 
 void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
                              ConstFloatView dwpe) {
-  embedding_backward_shapes(ids, dout, dwte, dwpe);
-  finite("dout", dout.flat());  // one scan of dout serves both gradients
+  non_empty("dwte", dwte);
+  non_empty("dwpe", dwpe);
+  shape("dwpe", dwpe, dwpe.rows(), dwte.cols());  // names the buffer, not dout
+  wte_backward_args(ids, dout, dwte);  // scans dout for non-finite values: once is enough
+  wpe_backward_shapes(dout, ids.cols(), dwpe);
 }
 
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w) {

@@ -81,14 +81,15 @@ void combine_batch_args(ConstFloatView wte, ConstFloatView wpe, TokenIdBatch ids
 void wte_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte);
 /// wpe_backward: dwpe (T, d) non-empty, 1 <= n <= T, dout (B * n, d) with B >= 1, finite.
 void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe);
-/// embedding_backward_args without the finiteness scan of dout, for a caller that checks
-/// dout's values as it reads them (bench/fast_backward.cpp).
-void embedding_backward_shapes(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
-                               ConstFloatView dwpe);
-/// embedding_backward: dwte (V, d) and dwpe (T, d) non-empty and of one width, then what
-/// wte_backward_args and wpe_backward_args check, dout's finiteness last (scanned once).
+/// embedding_backward: dwte (V, d) and dwpe (T, d) non-empty and of one width, then
+/// wte_backward_args and wpe_backward_args (dout's finiteness scanned once, not twice).
 void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
                              ConstFloatView dwpe);
+/// What embedding_backward_args checks but dout's finiteness, for a caller that tests dout's
+/// values as it reads them (bench/fast_backward.cpp). Throws where embedding_backward_args
+/// does, though not always its message: that one tests dout's values before dwpe's rows.
+void embedding_backward_shapes(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
+                               ConstFloatView dwpe);
 /// sgd_step_rows: w (V, d) non-empty, dw (V, d), ids in [0, V), lr finite and > 0.
 void sgd_step_rows_args(TokenIds ids, ConstFloatView dw, float lr, ConstFloatView w);
 /// zero_rows: dw (V, d) non-empty, ids in [0, V).
