@@ -86,7 +86,7 @@ void wpe_backward_args(ConstFloatView dout, std::int64_t n, ConstFloatView dwpe)
 void embedding_backward_args(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
                              ConstFloatView dwpe);
 /// What embedding_backward_args checks but dout's finiteness, for a caller that tests dout's
-/// values as it reads them (bench/fast_backward.cpp). Throws where embedding_backward_args
+/// values as it reads them (the benchmarks' fast backward). Throws where embedding_backward_args
 /// does, though not always its message: that one tests dout's values before dwpe's rows.
 void embedding_backward_shapes(TokenIdBatch ids, ConstFloatView dout, ConstFloatView dwte,
                                ConstFloatView dwpe);

@@ -598,7 +598,7 @@ void expect_edges(bool atomic) {
       expected_dwpe(q % T, c) += dout(q, c);
     }
   }
-  Framed dwte(V, d), dwpe(T, d);
+  Framed dwte = Framed::added_into(V, d), dwpe = Framed::added_into(T, d);
   dwte.fill(0.0f), dwpe.fill(0.0f);
   if (atomic) {
     backend::embedding_backward_atomic(TokenIdBatch(ids.data(), B, T), dout, dwte, dwpe);
@@ -617,7 +617,7 @@ TEST(BackwardAtomic, EdgesLastRowsInsideAPoisonedFrame) { expect_edges(true); }
 TEST(SgdStepRows, EdgesLastRowInsideAPoisonedFrame) {
   const std::int32_t ids[] = {4, 0, 4};
   const Framed dw(matrix(5, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
-  Framed w(5, 2);
+  Framed w = Framed::added_into(5, 2);
   w.fill(1.0f);
   backend::sgd_step_rows(ids, dw, 0.5f, w);
   EXPECT_TRUE(all_close("w (rows 0 and V - 1 = 4 move, once each)", w.view(),

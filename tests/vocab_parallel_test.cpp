@@ -224,7 +224,7 @@ TEST(VocabParallelBackward, IdsAtEveryRanksEdgesWriteOnlyTheirShard) {
     backend::wte_backward(TokenIdBatch(ids.data(), 1, n), dout, expected);
     for (std::int64_t r = 0; r < p; ++r) {
       const VocabShard s = vocab_shard(V, r, p);
-      Framed dwte(s.rows, d);
+      Framed dwte = Framed::added_into(s.rows, d);
       dwte.fill(0.0f);
       vocab_parallel_wte_backward(TokenIdBatch(ids.data(), 1, n), dout, s, dwte);
       ASSERT_TRUE(dwte.untouched("dwte_shard")) << "rank " << r << " of " << p << " owns ["
