@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -18,46 +17,30 @@ namespace andrea::bench {
 
 namespace {
 
-// acc += g for one row of d floats, and whether g holds an inf or a nan (all exponent bits
-// set: check::finite's test). One float addition per element, so the SIMD loop gives the
-// same bits as a scalar one. __restrict (a gradient row never overlaps dout), blocks of 8
-// and a lane-wise flag let GCC vectorise it at -O2 (see fast_combine.cpp's add_row);
+// acc += g for one row of d floats; true if g holds an inf or a nan (check::non_finite_bit,
+// or-ed lane by lane). One float addition per element, so the SIMD loop gives the same bits
+// as a scalar one. __restrict (a gradient row never overlaps dout), blocks of 8 and a
+// lane-wise flag let GCC vectorise it at -O2 (see fast_combine.cpp's add_row);
 // target_clones adds an AVX2 copy, chosen at load time.
 #if defined(__GNUC__) && defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-bool add_into_checked(float* __restrict acc, const float* __restrict g, std::int64_t d) {
+bool add_into(float* __restrict acc, const float* __restrict g, std::int64_t d) {
   std::uint32_t bad[8] = {};
   std::int64_t c = 0;
   for (; c + 8 <= d; c += 8) {
     for (std::int64_t k = 0; k < 8; ++k) {
-      std::uint32_t bits;
-      std::memcpy(&bits, g + c + k, sizeof bits);
-      bad[k] |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+      bad[k] |= check::non_finite_bit(g[c + k]);
       acc[c + k] += g[c + k];
     }
   }
   for (; c < d; ++c) {  // the last d % 8
-    std::uint32_t bits;
-    std::memcpy(&bits, g + c, sizeof bits);
-    bad[0] |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    bad[0] |= check::non_finite_bit(g[c]);
     acc[c] += g[c];
   }
   std::uint32_t any = 0;
   for (const std::uint32_t b : bad) any |= b;
   return any != 0;
-}
-
-// acc += g, dout's row already checked by add_into_checked.
-#if defined(__GNUC__) && defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void add_into(float* __restrict acc, const float* __restrict g, std::int64_t d) {
-  std::int64_t c = 0;
-  for (; c + 8 <= d; c += 8) {
-    for (std::int64_t k = 0; k < 8; ++k) acc[c + k] += g[c + k];
-  }
-  for (; c < d; ++c) acc[c] += g[c];  // the last d % 8
 }
 
 // Asks for dwte's row `row` (d floats) to be brought into cache for writing. The rows of
@@ -156,13 +139,13 @@ void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dw
     float* wpe_row = dwpe.row(p % n).data();
     journal.save_token_row(id, wte_row);
     if (p < n) journal.save(wpe_row);  // b = 0: the first change of each dwpe row
-    if (add_into_checked(wte_row, dout.row(p).data(), dwte.cols())) {
+    if (add_into(wte_row, dout.row(p).data(), dwte.cols())) {
       journal.undo();
       check::embedding_backward_args(ids, dout, dwte, dwpe);  // throws the reference's message
       // Reached only if dout changed under the call (another thread writing it).
       throw std::logic_error("fast_embedding_backward: a bad value the check did not find");
     }
-    add_into(wpe_row, dout.row(p).data(), dwpe.cols());
+    add_into(wpe_row, dout.row(p).data(), dwpe.cols());  // the same row: checked just above
   }
 }
 

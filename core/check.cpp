@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace andrea::check {
 
@@ -66,11 +65,7 @@ bool any_non_finite(const float* v, std::size_t n) {
   std::uint32_t bad[8] = {};
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    for (std::size_t k = 0; k < 8; ++k) {
-      std::uint32_t bits;
-      std::memcpy(&bits, v + i + k, sizeof bits);
-      bad[k] |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
-    }
+    for (std::size_t k = 0; k < 8; ++k) bad[k] |= non_finite_bit(v[i + k]);
   }
   std::uint32_t any = 0;
   for (; i < n; ++i) any |= static_cast<std::uint32_t>(!std::isfinite(v[i]));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 
@@ -13,6 +14,14 @@
 #include "core/vocab_shard.hpp"
 
 namespace andrea::check {
+
+/// 1 if v is an inf or a nan (all exponent bits set, IEEE 754 binary32), else 0. No branch, so
+/// a loop that or-s it over a row vectorises (finite's scan uses it).
+inline std::uint32_t non_finite_bit(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+}
 
 /// Every id in [0, vocab_size); else "token id 8449 at position 2 is outside [0, 8449)".
 void token_ids(TokenIds ids, std::int64_t vocab_size);
