@@ -343,6 +343,34 @@ bool fast_backward_matches_reference() {
   return true;
 }
 
+// The same where dwte and dwpe are views of one buffer, dwpe's rows straddling dwte's (the
+// fast backward then adds the two rows one after the other, as the reference does).
+bool fast_backward_matches_reference_shared() {
+  constexpr std::int64_t vocab = 7, context = 5, batch = 3, n = 4, d = 13;
+  std::vector<std::int32_t> flat(batch * n);
+  for (std::size_t p = 0; p < flat.size(); ++p) flat[p] = static_cast<std::int32_t>(p * 5 % vocab);
+  const andrea::TokenIdBatch ids{flat.data(), batch, n};
+  std::vector<float> dout_buf(batch * n * d);
+  for (std::size_t i = 0; i < dout_buf.size(); ++i) {
+    dout_buf[i] = andrea::init_value(8, andrea::Table::token, static_cast<std::int64_t>(i), d);
+  }
+  const andrea::ConstFloatView dout{dout_buf.data(), batch * n, d};
+  std::vector<float> plain((vocab + 2) * d, 0.5f), fast = plain;
+  const auto views = [&](std::vector<float>& buf) {  // dwpe starts midway through dwte's row 4
+    return std::pair{andrea::FloatView{buf.data(), vocab, d},
+                     andrea::FloatView{buf.data() + 4 * d + 6, context, d}};
+  };
+  const auto [plain_wte, plain_wpe] = views(plain);
+  const auto [fast_wte, fast_wpe] = views(fast);
+  ref::embedding_backward(ids, dout, plain_wte, plain_wpe);
+  andrea::bench::fast_embedding_backward(ids, dout, fast_wte, fast_wpe);
+  if (std::memcmp(plain.data(), fast.data(), sizeof(float) * plain.size()) != 0) {
+    std::fprintf(stderr, "fast backward differs from the reference where dwte and dwpe share memory\n");
+    return false;
+  }
+  return true;
+}
+
 // The fast backward checks dout's values as it adds them and puts back what it changed
 // when it meets a bad one. One refused call: ids (batch, n) with repeats, gradients (vocab, d)
 // and (context, d) that are not all zero, every buffer `shift` floats past an allocation (rows
@@ -439,6 +467,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (!fast_matches_reference() || !fast_backward_matches_reference() ||
+      !fast_backward_matches_reference_shared() ||
       !fast_backward_refuses_like_reference()) {
     return 1;
   }
