@@ -19,11 +19,12 @@ namespace {
 
 // wte_row += g and wpe_row += g for one position's row g of d floats, g read once; true if g
 // holds an inf or a nan (check::non_finite_bit, or-ed lane by lane). One float addition per
-// element and row, so the SIMD loop gives the reference's bits. __restrict (the three rows
-// never overlap: add_into_shared below takes the other case), blocks of 8 and a lane-wise
-// flag let GCC vectorise it at -O2 (see fast_combine.cpp's add_row); target_clones adds an
-// AVX2 copy, chosen at load time. One loop for both rows rather than a loop each: 1.22 ms
-// instead of 1.44 at B = 8 (bench/README.md, "The backward pass").
+// element and row, so the SIMD loop gives the reference's bits. __restrict (g never overlaps
+// a gradient row, by the contract; where the two gradient rows overlap, add_into_shared below
+// is called instead), blocks of 8 and a lane-wise flag let GCC vectorise it at -O2 (see
+// fast_combine.cpp's add_row); target_clones adds an AVX2 copy, chosen at load time. One loop
+// for both rows rather than a loop each: 1.22 ms instead of 1.44 at B = 8 (bench/README.md,
+// "One loop for both rows").
 #if defined(__GNUC__) && defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif

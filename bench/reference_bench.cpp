@@ -355,7 +355,7 @@ bool fast_backward_matches_reference_shared() {
     dout_buf[i] = andrea::init_value(8, andrea::Table::token, static_cast<std::int64_t>(i), d);
   }
   const andrea::ConstFloatView dout{dout_buf.data(), batch * n, d};
-  std::vector<float> plain((vocab + 2) * d, 0.5f), fast = plain;
+  std::vector<float> plain((vocab + 3) * d, 0.5f), fast = plain;  // dwpe ends at 9 * d + 6
   const auto views = [&](std::vector<float>& buf) {  // dwpe starts midway through dwte's row 4
     return std::pair{andrea::FloatView{buf.data(), vocab, d},
                      andrea::FloatView{buf.data() + 4 * d + 6, context, d}};
@@ -374,11 +374,13 @@ bool fast_backward_matches_reference_shared() {
 // The fast backward checks dout's values as it adds them and puts back what it changed
 // when it meets a bad one. One refused call: ids (batch, n) with repeats, gradients (vocab, d)
 // and (context, d) that are not all zero, every buffer `shift` floats past an allocation (rows
-// not 16-byte aligned when shift is odd), `bad` at dout's element `at`. Passes when the fast
-// backward throws the reference's message and leaves both gradients bit for bit as they were.
+// not 16-byte aligned when shift is odd), `bad` at dout's element `at`; where `wpe_at` >= 0,
+// dwpe is a view into dwte's buffer, `wpe_at` floats past dwte's start (the two share memory).
+// Passes when the fast backward throws the reference's message and leaves both gradients bit
+// for bit as they were.
 bool refuses_like_reference(std::int64_t vocab, std::int64_t context, std::int64_t batch,
                             std::int64_t n, std::int64_t d, std::int64_t shift, std::int64_t at,
-                            float bad) {
+                            float bad, std::int64_t wpe_at = -1) {
   std::vector<std::int32_t> flat(static_cast<std::size_t>(batch * n));
   for (std::size_t p = 0; p < flat.size(); ++p) {
     flat[p] = static_cast<std::int32_t>((p * 7 + p / 3) % static_cast<std::size_t>(vocab));
@@ -387,10 +389,11 @@ bool refuses_like_reference(std::int64_t vocab, std::int64_t context, std::int64
   const auto buffer = [shift](std::int64_t rows, std::int64_t cols) {
     return std::vector<float>(static_cast<std::size_t>(rows * cols + shift));
   };
-  std::vector<float> dout_buf = buffer(batch * n, d), wte_buf = buffer(vocab, d),
-                     wpe_buf = buffer(context, d);
+  std::vector<float> dout_buf = buffer(batch * n, d), wpe_buf = buffer(context, d),
+                     wte_buf = buffer(wpe_at < 0 ? vocab : vocab + context, d);
   const andrea::FloatView dout{dout_buf.data() + shift, batch * n, d};
-  const andrea::FloatView dwte{wte_buf.data() + shift, vocab, d}, dwpe{wpe_buf.data() + shift, context, d};
+  const andrea::FloatView dwte{wte_buf.data() + shift, vocab, d};
+  const andrea::FloatView dwpe{wpe_at < 0 ? wpe_buf.data() + shift : dwte.data() + wpe_at, context, d};
   for (std::int64_t i = 0; i < dout.size(); ++i) {
     dout.data()[i] = andrea::init_value(8, andrea::Table::token, i, d);
   }
@@ -425,7 +428,9 @@ bool refuses_like_reference(std::int64_t vocab, std::int64_t context, std::int64
 
 // A nan, +inf and -inf in the first row (its first element, checked with the row's first
 // addition), midway and in the last row, at this scale and at a small one whose rows end in
-// a remainder (d = 13) and are not aligned; n > T with a nan (the reference names the nan).
+// a remainder (d = 13) and are not aligned; n > T with a nan (the reference names the nan);
+// dwte and dwpe in one buffer, dwpe's rows straddling dwte's (rows saved twice, undone newest
+// first).
 bool fast_backward_refuses_like_reference() {
   constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
   constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -436,7 +441,9 @@ bool fast_backward_refuses_like_reference() {
          refuses_like_reference(7, 5, 3, 4, 13, 1, 0, -kInf) &&
          refuses_like_reference(7, 5, 3, 4, 13, 1, 6 * 13 + 12, kInf) &&  // a row's remainder
          refuses_like_reference(7, 5, 3, 4, 13, 1, 3 * 4 * 13 - 1, kNan) &&
-         refuses_like_reference(7, 3, 1, 4, 13, 1, 20, kNan);  // n > T: which fault is named
+         refuses_like_reference(7, 3, 1, 4, 13, 1, 20, kNan) &&  // n > T: which fault is named
+         refuses_like_reference(7, 5, 3, 4, 13, 1, 6 * 13 + 12, kNan, 4 * 13 + 6) &&
+         refuses_like_reference(7, 5, 3, 4, 13, 1, 3 * 4 * 13 - 1, -kInf, 0);
 }
 
 // memcpy of half the backward's bytes: read + written == backward_bytes.
