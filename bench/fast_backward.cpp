@@ -8,6 +8,7 @@
 
 #include "core/check.hpp"
 #include "core/errors.hpp"
+#include "reference/backward.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -20,8 +21,8 @@ namespace {
 // wte_row += g and wpe_row += g for one position's row g of d floats, g read once; true if g
 // holds an inf or a nan (check::non_finite_bit, or-ed lane by lane). One float addition per
 // element and row, so the SIMD loop gives the reference's bits. __restrict (g never overlaps
-// a gradient row, by the contract; where the two gradient rows overlap, add_into_shared below
-// is called instead), blocks of 8 and a lane-wise flag let GCC vectorise it at -O2 (see
+// a gradient row, by the contract; nor do the two gradient rows: where dwte and dwpe share
+// memory the reference does the work), blocks of 8 and a lane-wise flag let GCC vectorise it at -O2 (see
 // fast_combine.cpp's add_row); target_clones adds an AVX2 copy, chosen at load time. One loop
 // for both rows rather than a loop each: 1.22 ms instead of 1.44 at B = 8 (bench/README.md,
 // "One loop for both rows").
@@ -49,24 +50,13 @@ bool add_into_both(float* __restrict wte_row, float* __restrict wpe_row,
   return any != 0;
 }
 
-// The same where the two rows share memory (dwte and dwpe views of one buffer), in the
-// reference's order: the whole dwte row, then the dwpe row. Plain loops: a rare case.
-bool add_into_shared(float* wte_row, float* wpe_row, const float* g, std::int64_t d) {
-  std::uint32_t bad = 0;
-  for (std::int64_t c = 0; c < d; ++c) {
-    bad |= check::non_finite_bit(g[c]);
-    wte_row[c] += g[c];
-  }
-  for (std::int64_t c = 0; c < d; ++c) wpe_row[c] += g[c];
-  return bad != 0;
-}
-
-// True if the d floats at a and at b share an address. Compared as integers: < between
-// pointers into different arrays is unspecified.
-bool overlap(const float* a, const float* b, std::int64_t d) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-  const auto bytes = static_cast<std::uintptr_t>(d) * sizeof(float);
-  return x < y + bytes && y < x + bytes;
+// True if the two views share an address. Compared as integers: < between pointers into
+// different arrays is unspecified.
+bool overlap(ConstFloatView a, ConstFloatView b) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a.data());
+  const auto y = reinterpret_cast<std::uintptr_t>(b.data());
+  return x < y + static_cast<std::uintptr_t>(b.size()) * sizeof(float) &&
+         y < x + static_cast<std::uintptr_t>(a.size()) * sizeof(float);
 }
 
 // Asks for dwte's row `row` (d floats) to be brought into cache for writing. The rows of
@@ -122,8 +112,8 @@ class Journal {
     stream_copy(row, saved_.get() + static_cast<std::int64_t>(rows_.size()) * d_, d_);
     rows_.push_back(row);
   }
-  // Puts every saved row back, the newest first (so that a row saved twice, where dwte and
-  // dwpe share memory, ends as it was first): the gradients are as they were before the call.
+  // Puts every saved row back: the gradients are as they were before the call. (The rows are
+  // distinct, dwte and dwpe never sharing memory here, so the order does not matter.)
   void undo() const {
     for (std::size_t i = rows_.size(); i-- > 0;) {
       std::copy_n(saved_.get() + static_cast<std::int64_t>(i) * d_, d_, rows_[i]);
@@ -142,6 +132,13 @@ class Journal {
 
 void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte,
                              FloatView dwpe) {
+  // Where dwte and dwpe share memory, an addition into one may change the other's row, so the
+  // order of every addition across the two matters: the reference keeps it (it reads dout
+  // twice, but this is a rare case).
+  if (overlap(dwte, dwpe)) {
+    reference::embedding_backward(ids, dout, dwte, dwpe);
+    return;
+  }
   // Shapes and ids first, before any change. On a fault the reference's own check gives the
   // message, in its order (it tests dout's values before dwpe's shape).
   try {
@@ -165,10 +162,7 @@ void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dw
     float* wpe_row = dwpe.row(p % n).data();
     journal.save_token_row(id, wte_row);
     if (p < n) journal.save(wpe_row);  // b = 0: the first change of each dwpe row
-    const float* g = dout.row(p).data();
-    const std::int64_t d = dwte.cols();
-    if (overlap(wte_row, wpe_row, d) ? add_into_shared(wte_row, wpe_row, g, d)
-                                     : add_into_both(wte_row, wpe_row, g, d)) {
+    if (add_into_both(wte_row, wpe_row, dout.row(p).data(), dwte.cols())) {
       journal.undo();
       check::embedding_backward_args(ids, dout, dwte, dwpe);  // throws the reference's message
       // Reached only if dout changed under the call (another thread writing it).

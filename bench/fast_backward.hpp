@@ -15,8 +15,8 @@ namespace andrea::bench {
 /// thread_local: threads may call it at once, and each keeps a buffer of
 /// (min(V, B * n) + n) * d_model floats between calls (28 MB at B = 8, n = 1,024, of which
 /// a call writes one row per distinct id and per position: 6 MB with 968 distinct ids).
-/// dout must not overlap dwte or dwpe; dwte and dwpe may share memory (their rows are then
-/// added one after the other, as the reference does). The same bits as the reference: one
+/// dout must not overlap dwte or dwpe; dwte and dwpe may share memory (the reference then
+/// does the work, in its order). The same bits as the reference: one
 /// float32 addition per element, in the same order.
 void fast_embedding_backward(TokenIdBatch ids, ConstFloatView dout, FloatView dwte, FloatView dwpe);
 
